@@ -1,0 +1,74 @@
+package io.sqlqueue.api;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A message taken from a queue, as delivered to a listener. Immutable and thread-safe.
+ *
+ * <p>{@link #attempt()} counts deliveries: 1 the first time, 2 after one failed delivery, and so
+ * on; a listener can use it to treat a redelivery differently.
+ */
+public final class QueueMessage {
+
+    private final long id;
+    private final String queue;
+    private final byte[] body;
+    private final Map<String, String> headers;
+    private final Instant enqueuedAt;
+    private final int attempt;
+
+    /** Created by the adapter; applications receive instances, they do not build them. */
+    public QueueMessage(long id, String queue, byte[] body, Map<String, String> headers, Instant enqueuedAt,
+            int attempt) {
+        this.id = id;
+        this.queue = Objects.requireNonNull(queue, "queue");
+        this.body = Objects.requireNonNull(body, "body");
+        this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        this.enqueuedAt = Objects.requireNonNull(enqueuedAt, "enqueuedAt");
+        this.attempt = attempt;
+    }
+
+    /** The id the enqueue returned: unique within the queue, increasing in enqueue order. */
+    public long id() {
+        return id;
+    }
+
+    /** The queue's name as configured (e.g. {@code orders} or {@code sales.orders}). */
+    public String queue() {
+        return queue;
+    }
+
+    /** The body (a copy). */
+    public byte[] body() {
+        return body.clone();
+    }
+
+    /** The body decoded as UTF-8. */
+    public String text() {
+        return new String(body, StandardCharsets.UTF_8);
+    }
+
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /** When the message was enqueued, by the database clock. */
+    public Instant enqueuedAt() {
+        return enqueuedAt;
+    }
+
+    /** Which delivery this is: 1 for the first. */
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public String toString() {
+        return "QueueMessage[id=" + id + ", queue=" + queue + ", " + body.length + " bytes, attempt=" + attempt + "]";
+    }
+}

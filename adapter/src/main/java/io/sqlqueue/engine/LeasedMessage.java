@@ -1,0 +1,13 @@
+package io.sqlqueue.engine;
+
+import io.sqlqueue.api.QueueMessage;
+
+/**
+ * A message claimed under a lease: invisible to other consumers until the lease runs out, then
+ * visible again (no sweeper needed). Only the holder of this lease's token can ack or nack it.
+ *
+ * @param message    the message; its {@code attempt()} counts this delivery
+ * @param leaseToken the token that fences {@link QueueTable#ack} and {@link QueueTable#nack}
+ */
+public record LeasedMessage(QueueMessage message, long leaseToken) {
+}

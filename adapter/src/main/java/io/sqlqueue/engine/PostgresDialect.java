@@ -1,0 +1,134 @@
+package io.sqlqueue.engine;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/**
+ * PostgreSQL: {@code FOR UPDATE SKIP LOCKED} in a CTE picks the next rows, {@code DELETE … USING}
+ * / {@code UPDATE … FROM} takes them, {@code RETURNING} hands them back. Times are
+ * {@code timestamptz} from {@code statement_timestamp()}, so a long transaction does not see the
+ * clock stand still.
+ */
+final class PostgresDialect extends Dialect {
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    String quote(String identifier) {
+        return "\"" + identifier + "\"";
+    }
+
+    @Override
+    String now() {
+        return "statement_timestamp()";
+    }
+
+    @Override
+    String nowPlus(String p) {
+        return "statement_timestamp() + :" + p + " * INTERVAL '1 millisecond'";
+    }
+
+    @Override
+    Instant readInstant(ResultSet rs, int column) throws SQLException {
+        return rs.getObject(column, OffsetDateTime.class).toInstant();
+    }
+
+    @Override
+    boolean isUniqueViolation(SQLException e) {
+        return "23505".equals(e.getSQLState());
+    }
+
+    @Override
+    List<String> createStatements(TableName queue, TableName deadLetters) {
+        String q = qualified(queue);
+        String dlq = qualified(deadLetters);
+        return List.of(
+                "CREATE TABLE IF NOT EXISTS " + q + " ("
+                        + "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "
+                        + "priority SMALLINT NOT NULL DEFAULT 0, "
+                        + "visible_at TIMESTAMPTZ NOT NULL, "
+                        + "enqueued_at TIMESTAMPTZ NOT NULL, "
+                        + "attempts INTEGER NOT NULL DEFAULT 0, "
+                        + "dedup_key VARCHAR(200), "
+                        + "headers TEXT, "
+                        + "body BYTEA NOT NULL, "
+                        + "last_error VARCHAR(2000), "
+                        + "lease_token BIGINT)",
+                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q
+                        + " (priority DESC, id) INCLUDE (visible_at)",
+                "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q
+                        + " (dedup_key) WHERE dedup_key IS NOT NULL",
+                "CREATE TABLE IF NOT EXISTS " + dlq + " ("
+                        + "id BIGINT NOT NULL, "
+                        + "priority SMALLINT NOT NULL, "
+                        + "visible_at TIMESTAMPTZ NOT NULL, "
+                        + "enqueued_at TIMESTAMPTZ NOT NULL, "
+                        + "attempts INTEGER NOT NULL, "
+                        + "dedup_key VARCHAR(200), "
+                        + "headers TEXT, "
+                        + "body BYTEA NOT NULL, "
+                        + "last_error VARCHAR(2000), "
+                        + "failed_at TIMESTAMPTZ NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_failed") + " ON " + dlq
+                        + " (failed_at, id)");
+    }
+
+    @Override
+    SqlTemplate createLock() {
+        // IF NOT EXISTS still races in the catalog; an advisory lock makes concurrent creators take turns.
+        return new SqlTemplate("SELECT pg_advisory_xact_lock(:key)");
+    }
+
+    @Override
+    String insert(String q) {
+        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
+                + ", statement_timestamp(), :headers, :body, :dedupKey) RETURNING id";
+    }
+
+    @Override
+    String insertIfAbsent(String q) {
+        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
+                + ", statement_timestamp(), :headers, :body, :dedupKey)"
+                + " ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING RETURNING id";
+    }
+
+    private String next(String q) {
+        return "WITH next AS (SELECT id FROM " + q + " WHERE visible_at <= statement_timestamp()"
+                + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED) ";
+    }
+
+    @Override
+    String claim(String q) {
+        return next(q) + "DELETE FROM " + q + " AS q USING next WHERE q.id = next.id RETURNING " + messageColumns("q.");
+    }
+
+    @Override
+    String lease(String q) {
+        return next(q) + "UPDATE " + q + " AS q SET visible_at = " + nowPlus("lease") + ", attempts = q.attempts + 1,"
+                + " lease_token = :token FROM next WHERE q.id = next.id RETURNING " + messageColumns("q.");
+    }
+
+    @Override
+    String deadLetter(String q, String dlq, String attempts, String fence) {
+        return "WITH moved AS (DELETE FROM " + q + " WHERE id = :id AND " + fence + " RETURNING *) INSERT INTO " + dlq
+                + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, "
+                + attempts
+                + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), statement_timestamp() FROM moved";
+    }
+
+    @Override
+    String peek(String q) {
+        return "SELECT 1 FROM " + q + " WHERE visible_at <= statement_timestamp() LIMIT 1";
+    }
+
+    @Override
+    String millisSince(String timestamp) {
+        return "CAST(EXTRACT(EPOCH FROM (statement_timestamp() - " + timestamp + ")) * 1000 AS BIGINT)";
+    }
+}

@@ -1,0 +1,49 @@
+package io.sqlqueue.engine;
+
+import java.util.List;
+
+/**
+ * Every statement the engine runs against one queue and its dead-letter table, written once by
+ * a {@link Dialect} when the queue is opened. Parameters are named; see each field.
+ *
+ * <p>Claims, leases and inserts return the message columns in this order:
+ * {@code id, priority, headers, body, enqueued_at, attempts}.
+ */
+record QueueSql(
+        /* The queue table's quoted, qualified name. */
+        String tableName,
+        /* CREATE statements, each safe to run when the object exists. */
+        List<String> create,
+        /* Serializes concurrent creators (:resource, :key), or null where DDL needs no lock. */
+        SqlTemplate createLock,
+        /* :priority :delay :headers :body :dedupKey → id */
+        SqlTemplate insert,
+        /* As insert, but returns no row when the dedup key exists (or fails with a unique violation). */
+        SqlTemplate insertIfAbsent,
+        /* As insert without returning, for JDBC batches with generated keys; null where unsupported. */
+        SqlTemplate insertForBatch,
+        /* :dedupKey → id */
+        SqlTemplate idByDedupKey,
+        /* H2 only: :offset :n → candidate ids for the claim, not locked; null elsewhere */
+        SqlTemplate candidates,
+        /* :n → messages, deleted */
+        SqlTemplate claim,
+        /* :n :lease :token → messages, attempts incremented, invisible for the lease */
+        SqlTemplate lease,
+        /* :id :token → update count */
+        SqlTemplate ack,
+        /* :id :attempts (as claimed) :newAttempts :delay :error → update count */
+        SqlTemplate retryClaimed,
+        /* :id :token :delay :error → update count */
+        SqlTemplate retryLeased,
+        /* :id :attempts (as claimed) :newAttempts :error → moved count */
+        SqlTemplate deadLetterClaimed,
+        /* :id :token :error → moved count */
+        SqlTemplate deadLetterLeased,
+        /* → a row when some message is ready */
+        SqlTemplate peek,
+        /* → ready, delayed, leased, oldest ready age in ms (null when none) */
+        SqlTemplate stats,
+        /* → dead-letter count */
+        SqlTemplate deadLetterCount) {
+}

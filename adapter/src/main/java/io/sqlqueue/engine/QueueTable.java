@@ -1,0 +1,356 @@
+package io.sqlqueue.engine;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueMessage;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One queue: a table of messages and its dead-letter table, and every operation on them.
+ *
+ * <p><b>Transactions.</b> Every operation runs on the caller's connection, in the caller's
+ * transaction, and neither commits nor rolls back (except {@link #createIfMissing}); on a
+ * connection in auto-commit mode each call is its own transaction. A transacted consumer claims
+ * with {@link #claim} inside its transaction: commit removes the messages, rollback puts them back
+ * untouched, and {@link #recordFailure} then counts the failure in a transaction of its own. A
+ * consumer without a transaction around its work uses {@link #lease} and {@link #ack}/{@link #nack}.
+ *
+ * <p><b>Errors.</b> Bad arguments fail with {@link IllegalArgumentException} before any SQL runs;
+ * database errors propagate as {@link SQLException}.
+ *
+ * <p><b>Threads.</b> Instances are immutable and thread-safe; connections are not, so use each on
+ * one thread at a time.
+ */
+public final class QueueTable {
+
+    /** The most messages one claim or lease takes (small claims never escalate to table locks). */
+    public static final int MAX_CLAIM = 1000;
+    /** The longest lease accepted. */
+    public static final Duration MAX_LEASE = Duration.ofHours(24);
+    /** The dead-letter table's default name: the queue's plus this suffix. */
+    public static final String DEAD_LETTER_SUFFIX = "_dlq";
+
+    private final Dialect dialect;
+    private final TableName name;
+    private final TableName deadLetterName;
+    private final RetryPolicy retryPolicy;
+    private final QueueSql sql;
+
+    /**
+     * @param dialect         the database's dialect ({@link Dialect#of(Connection)})
+     * @param queue           the queue table: {@code orders} or {@code schema.orders}
+     * @param deadLetterQueue the dead-letter table, or {@code null} for the queue's name + {@code _dlq}
+     * @param retryPolicy     how failed deliveries are retried
+     * @throws IllegalArgumentException for a name that is not a valid identifier
+     */
+    public QueueTable(Dialect dialect, String queue, String deadLetterQueue, RetryPolicy retryPolicy) {
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        this.name = TableName.parse(queue);
+        this.deadLetterName = deadLetterQueue == null ? name.withSuffix(DEAD_LETTER_SUFFIX)
+                : TableName.parse(deadLetterQueue);
+        if (deadLetterName.equals(name)) {
+            throw new IllegalArgumentException("deadLetterQueue must differ from the queue, both are '" + name + "'");
+        }
+        this.sql = dialect.queueSql(name, deadLetterName);
+    }
+
+    /** A queue with the default dead-letter table and retry policy, in the connection's database. */
+    public static QueueTable open(Connection connection, String queue) throws SQLException {
+        return new QueueTable(Dialect.of(connection), queue, null, RetryPolicy.DEFAULT);
+    }
+
+    public TableName name() {
+        return name;
+    }
+
+    public TableName deadLetterName() {
+        return deadLetterName;
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
+    /**
+     * Creates the queue and dead-letter tables and their indexes where missing, and commits. Safe
+     * when several servers start at once (a database lock makes them take turns). Call it on a
+     * connection that is not part of another transaction.
+     */
+    public void createIfMissing(Connection c) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+            if (sql.createLock() != null) {
+                String resource = "sqlqueue:" + name;
+                try (SqlTemplate.Bound lock = sql.createLock().prepare(c)) {
+                    lock.setString("resource", resource).setLong("key", resource.hashCode());
+                    lock.statement().execute();
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                for (String ddl : sql.create()) {
+                    s.execute(ddl);
+                }
+            }
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * Enqueues one message and returns its id. With a dedup key that is still in the queue, returns
+     * that message's id and writes nothing.
+     */
+    public long send(Connection c, OutgoingMessage message) throws SQLException {
+        Objects.requireNonNull(message, "message");
+        if (message.dedupKey() == null) {
+            return insert(c, sql.insert(), message);
+        }
+        // The existing row can be consumed between our insert and our look-up: try again then.
+        for (int round = 0; round < 3; round++) {
+            try {
+                long id = insert(c, sql.insertIfAbsent(), message);
+                if (id != 0) {
+                    return id;
+                }
+            } catch (SQLException e) {
+                if (!dialect.isUniqueViolation(e)) {
+                    throw e;
+                }
+            }
+            try (SqlTemplate.Bound b = sql.idByDedupKey().prepare(c).setString("dedupKey", message.dedupKey());
+                    ResultSet rs = b.executeQuery()) {
+                if (rs.next()) {
+                    return rs.getLong(1);
+                }
+            }
+        }
+        throw new SQLException("could not enqueue the message with dedup key '" + message.dedupKey()
+                + "': a message with that key kept appearing and disappearing");
+    }
+
+    /** Runs an insert returning the new id, or 0 when it inserted nothing. */
+    private long insert(Connection c, SqlTemplate insert, OutgoingMessage m) throws SQLException {
+        try (SqlTemplate.Bound b = insert.prepare(c)) {
+            b.setInt("priority", m.priority())
+                    .setMillis("delay", m.delay().toMillis())
+                    .setString("headers", HeadersJson.write(m.headers()))
+                    .setBytes("body", m.body())
+                    .setString("dedupKey", m.dedupKey());
+            try (ResultSet rs = b.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    /**
+     * Enqueues messages in order with JDBC batches and returns their ids in the same order.
+     * Messages with a dedup key are enqueued one by one, as by {@link #send}.
+     */
+    public long[] sendAll(Connection c, List<OutgoingMessage> messages) throws SQLException {
+        Objects.requireNonNull(messages, "messages");
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i) == null) {
+                throw new IllegalArgumentException("messages[" + i + "] is null");
+            }
+        }
+        long[] ids = new long[messages.size()];
+        int from = 0;
+        while (from < messages.size()) {
+            if (messages.get(from).dedupKey() != null) {
+                ids[from] = send(c, messages.get(from));
+                from++;
+                continue;
+            }
+            int to = from;
+            while (to < messages.size() && messages.get(to).dedupKey() == null) {
+                to++;
+            }
+            long[] run = dialect.insertBatch(c, sql, messages.subList(from, to));
+            System.arraycopy(run, 0, ids, from, run.length);
+            from = to;
+        }
+        return ids;
+    }
+
+    /**
+     * Takes up to {@code max} ready messages, highest priority first and FIFO within a priority,
+     * by deleting them in the caller's transaction: commit consumes them, rollback returns them
+     * untouched. Rows other transactions hold are skipped, never waited for.
+     */
+    public List<QueueMessage> claim(Connection c, int max) throws SQLException {
+        checkClaimSize(max);
+        List<Row> rows = dialect.withClaimIsolation(c,
+                () -> read(dialect.prepareClaim(c, sql, sql.claim(), max)));
+        List<QueueMessage> messages = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            messages.add(r.message(name, r.attempts + 1));
+        }
+        return messages;
+    }
+
+    /**
+     * Takes up to {@code max} ready messages under a lease: they stay in the table, invisible for
+     * {@code leaseTime}, with their attempt count raised. Acknowledge each with {@link #ack} or
+     * give it back with {@link #nack}; one that is neither becomes visible again when the lease
+     * runs out. A message whose lease has run out on its last allowed attempt is moved to the
+     * dead-letter table here instead of being returned.
+     */
+    public List<LeasedMessage> lease(Connection c, int max, Duration leaseTime) throws SQLException {
+        checkClaimSize(max);
+        if (leaseTime == null || leaseTime.toMillis() < 1 || leaseTime.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("lease time must be between 1 ms and " + MAX_LEASE + ", was " + leaseTime);
+        }
+        long token = ThreadLocalRandom.current().nextLong();
+        List<Row> rows = dialect.withClaimIsolation(c, () -> read(dialect.prepareClaim(c, sql, sql.lease(), max)
+                .setMillis("lease", leaseTime.toMillis()).setLong("token", token)));
+        List<LeasedMessage> leased = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            LeasedMessage m = new LeasedMessage(r.message(name, r.attempts), token);
+            if (r.attempts > retryPolicy.maxAttempts()) {
+                moveToDeadLetters(c, sql.deadLetterLeased(), m.message().id(), "lease expired: delivered "
+                        + retryPolicy.maxAttempts() + " times without an acknowledgement", b -> b.setLong("token", token));
+            } else {
+                leased.add(m);
+            }
+        }
+        return leased;
+    }
+
+    /**
+     * Deletes a leased message: its work is done. Returns {@code false}, deleting nothing, when the
+     * lease is no longer this one's (it ran out and another consumer claimed the message, or it was
+     * already acknowledged): the caller's work may then be repeated by the new holder.
+     */
+    public boolean ack(Connection c, LeasedMessage m) throws SQLException {
+        try (SqlTemplate.Bound b = sql.ack().prepare(c)) {
+            return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Gives a leased message back after a failure: it becomes visible again after the retry
+     * back-off, with {@code error} as its {@code last_error}, or moves to the dead-letter table if
+     * this was its last attempt. {@link FailureOutcome#STALE} when the lease is no longer this one's.
+     */
+    public FailureOutcome nack(Connection c, LeasedMessage m, String error) throws SQLException {
+        int attempts = m.message().attempt();
+        long id = m.message().id();
+        if (retryPolicy.isExhausted(attempts)) {
+            return moveToDeadLetters(c, sql.deadLetterLeased(), id, error, b -> b.setLong("token", m.leaseToken()));
+        }
+        try (SqlTemplate.Bound b = sql.retryLeased().prepare(c)) {
+            b.setLong("id", id).setLong("token", m.leaseToken())
+                    .setMillis("delay", retryPolicy.backoffAfter(attempts).toMillis())
+                    .setString("error", Dialect.truncateError(error));
+            return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
+        }
+    }
+
+    /**
+     * Records that the delivery of a message taken by {@link #claim} failed and its transaction
+     * rolled back: run it in a new transaction after the rollback. Raises the attempt count,
+     * stores {@code error} and hides the message for the retry back-off, or moves it to the
+     * dead-letter table if this was its last attempt. {@link FailureOutcome#STALE} when the message
+     * is gone or another failure was recorded for it meanwhile.
+     */
+    public FailureOutcome recordFailure(Connection c, QueueMessage claimed, String error) throws SQLException {
+        int failed = claimed.attempt();
+        if (retryPolicy.isExhausted(failed)) {
+            return moveToDeadLetters(c, sql.deadLetterClaimed(), claimed.id(), error,
+                    b -> b.setInt("attempts", failed - 1).setInt("newAttempts", failed));
+        }
+        try (SqlTemplate.Bound b = sql.retryClaimed().prepare(c)) {
+            b.setLong("id", claimed.id()).setInt("attempts", failed - 1).setInt("newAttempts", failed)
+                    .setMillis("delay", retryPolicy.backoffAfter(failed).toMillis())
+                    .setString("error", Dialect.truncateError(error));
+            return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
+        }
+    }
+
+    private FailureOutcome moveToDeadLetters(Connection c, SqlTemplate move, long id, String error, Fence fence)
+            throws SQLException {
+        try (SqlTemplate.Bound b = move.prepare(c)) {
+            b.setLong("id", id).setString("error", Dialect.truncateError(error == null ? "unknown error" : error));
+            fence.bind(b);
+            return b.executeUpdate() == 1 ? FailureOutcome.DEAD_LETTERED : FailureOutcome.STALE;
+        }
+    }
+
+    /** Whether some message is ready now: a cheap look for idle pollers, not locking anything. */
+    public boolean peek(Connection c) throws SQLException {
+        return dialect.withClaimIsolation(c, () -> {
+            try (SqlTemplate.Bound b = sql.peek().prepare(c); ResultSet rs = b.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+
+    /** Counts of ready, delayed, leased and dead-lettered messages, and the oldest ready age. */
+    public QueueStats stats(Connection c) throws SQLException {
+        long ready, delayed, leased, oldestMillis;
+        try (SqlTemplate.Bound b = sql.stats().prepare(c); ResultSet rs = b.executeQuery()) {
+            rs.next();
+            ready = rs.getLong(1);
+            delayed = rs.getLong(2);
+            leased = rs.getLong(3);
+            oldestMillis = rs.getLong(4); // NULL (none ready) reads as 0
+        }
+        try (SqlTemplate.Bound b = sql.deadLetterCount().prepare(c); ResultSet rs = b.executeQuery()) {
+            rs.next();
+            return new QueueStats(ready, delayed, leased, rs.getLong(1), Duration.ofMillis(Math.max(oldestMillis, 0)));
+        }
+    }
+
+    private static void checkClaimSize(int max) {
+        if (max < 1 || max > MAX_CLAIM) {
+            throw new IllegalArgumentException("claim size must be between 1 and " + MAX_CLAIM + ", was " + max);
+        }
+    }
+
+    /** Executes a claim or lease and reads its rows, in dequeue order (OUTPUT and RETURNING promise none). */
+    private List<Row> read(SqlTemplate.Bound statement) throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (statement; ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                rows.add(new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4),
+                        dialect.readInstant(rs, 5), rs.getInt(6)));
+            }
+        }
+        rows.sort(Comparator.comparingInt(Row::priority).reversed().thenComparingLong(Row::id));
+        return rows;
+    }
+
+    private record Row(long id, int priority, String headers, byte[] body, java.time.Instant enqueuedAt, int attempts) {
+        QueueMessage message(TableName queue, int attempt) {
+            return new QueueMessage(id, queue.toString(), body, HeadersJson.read(headers), enqueuedAt, attempt);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Fence {
+        void bind(SqlTemplate.Bound b) throws SQLException;
+    }
+
+    @Override
+    public String toString() {
+        return "QueueTable[" + name + " on " + dialect.name() + "]";
+    }
+}

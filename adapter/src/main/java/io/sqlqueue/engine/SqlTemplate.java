@@ -1,0 +1,136 @@
+package io.sqlqueue.engine;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A SQL statement with named parameters ({@code :name}), turned into JDBC's positional {@code ?}
+ * once. Dialects put their parameters in different places (T-SQL's CTE comes before the
+ * UPDATE's SET), so the engine binds by name and each dialect writes its natural SQL.
+ * Immutable and thread-safe; a {@link Bound} statement is not.
+ */
+final class SqlTemplate {
+
+    private static final Pattern PARAMETER = Pattern.compile(":([A-Za-z][A-Za-z0-9_]*)");
+
+    private final String jdbcSql;
+    private final List<String> names;
+
+    SqlTemplate(String namedSql) {
+        Matcher m = PARAMETER.matcher(namedSql);
+        StringBuilder sql = new StringBuilder();
+        List<String> found = new ArrayList<>();
+        while (m.find()) {
+            found.add(m.group(1));
+            m.appendReplacement(sql, "?");
+        }
+        m.appendTail(sql);
+        this.jdbcSql = sql.toString();
+        this.names = List.copyOf(found);
+    }
+
+    /** The statement as sent to the driver. */
+    String jdbcSql() {
+        return jdbcSql;
+    }
+
+    Bound prepare(Connection connection) throws SQLException {
+        return new Bound(connection.prepareStatement(jdbcSql));
+    }
+
+    /** Binds by name on a statement prepared elsewhere from {@link #jdbcSql()} (e.g. with generated keys). */
+    Bound wrap(PreparedStatement statement) {
+        return new Bound(statement);
+    }
+
+    @Override
+    public String toString() {
+        return jdbcSql;
+    }
+
+    /** A prepared statement whose parameters are set by name; unknown names are ignored. */
+    final class Bound implements AutoCloseable {
+        private final PreparedStatement statement;
+
+        private Bound(PreparedStatement statement) {
+            this.statement = statement;
+        }
+
+        Bound setInt(String name, int value) throws SQLException {
+            return each(name, i -> statement.setInt(i, value));
+        }
+
+        Bound setLong(String name, long value) throws SQLException {
+            return each(name, i -> statement.setLong(i, value));
+        }
+
+        /** Sets a string, or SQL NULL for {@code null}. */
+        Bound setString(String name, String value) throws SQLException {
+            return each(name, i -> {
+                if (value == null) {
+                    statement.setNull(i, Types.VARCHAR);
+                } else {
+                    statement.setString(i, value);
+                }
+            });
+        }
+
+        /** Sets an SQL ARRAY of BIGINT (H2). */
+        Bound setLongs(String name, Long[] values) throws SQLException {
+            return each(name, i -> statement.setObject(i, values));
+        }
+
+        Bound setBytes(String name, byte[] value) throws SQLException {
+            return each(name, i -> statement.setBytes(i, value));
+        }
+
+        /**
+         * Sets a duration in milliseconds. Besides {@code :name} it sets {@code :name_s} (whole
+         * seconds) and {@code :name_ms} (the remaining milliseconds), for T-SQL's DATEADD, whose
+         * argument is an INT.
+         */
+        Bound setMillis(String name, long millis) throws SQLException {
+            setLong(name, millis);
+            setInt(name + "_s", Math.toIntExact(millis / 1000));
+            return setInt(name + "_ms", (int) (millis % 1000));
+        }
+
+        ResultSet executeQuery() throws SQLException {
+            return statement.executeQuery();
+        }
+
+        int executeUpdate() throws SQLException {
+            return statement.executeUpdate();
+        }
+
+        private Bound each(String name, ParameterSetter setter) throws SQLException {
+            for (int i = 0; i < names.size(); i++) {
+                if (names.get(i).equals(name)) {
+                    setter.set(i + 1);
+                }
+            }
+            return this;
+        }
+
+        PreparedStatement statement() {
+            return statement;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            statement.close();
+        }
+    }
+
+    @FunctionalInterface
+    private interface ParameterSetter {
+        void set(int index) throws SQLException;
+    }
+}

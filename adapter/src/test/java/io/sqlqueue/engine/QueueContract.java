@@ -1,0 +1,665 @@
+package io.sqlqueue.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueMessage;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's contract, the same on every database: each subclass names one. A database that is
+ * not configured skips the whole class visibly.
+ */
+abstract class QueueContract {
+
+    protected abstract TestDatabase database();
+
+    protected Connection connection;
+    protected QueueTable queue;
+    private final List<QueueTable> created = new ArrayList<>();
+
+    @BeforeEach
+    void createQueue() throws SQLException {
+        connection = database().connect();
+        queue = newQueue(RetryPolicy.DEFAULT);
+    }
+
+    @AfterEach
+    void dropQueues() throws SQLException {
+        if (!connection.getAutoCommit()) {
+            connection.rollback(); // a test may end inside a transaction; its locks would block the DROP
+        }
+        connection.close();
+        try (Connection c = database().connect(); Statement s = c.createStatement()) {
+            for (QueueTable q : created) {
+                s.execute("DROP TABLE " + q.dialect().qualified(q.name()));
+                s.execute("DROP TABLE " + q.dialect().qualified(q.deadLetterName()));
+            }
+        }
+    }
+
+    /** A new queue with a unique name, created, dropped after the test. */
+    protected QueueTable newQueue(RetryPolicy retry) throws SQLException {
+        String name = "t_" + Long.toHexString(System.nanoTime()) + "_" + created.size();
+        QueueTable q = new QueueTable(Dialect.of(connection), name, null, retry);
+        q.createIfMissing(connection);
+        created.add(q);
+        return q;
+    }
+
+    private static OutgoingMessage text(String body) {
+        return OutgoingMessage.text(body).build();
+    }
+
+    private List<String> texts(List<QueueMessage> messages) {
+        return messages.stream().map(QueueMessage::text).toList();
+    }
+
+    private long count(String table) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private long queueRows() throws SQLException {
+        return count(queue.dialect().qualified(queue.name()));
+    }
+
+    private long deadLetterRows() throws SQLException {
+        return count(queue.dialect().qualified(queue.deadLetterName()));
+    }
+
+    // ---- tables -------------------------------------------------------------------------------
+
+    @Test
+    void createIfMissingIsIdempotentAndSafeWhenServersStartTogether() throws Exception {
+        QueueTable fresh = new QueueTable(Dialect.of(connection), "t_race_" + Long.toHexString(System.nanoTime()),
+                null, RetryPolicy.DEFAULT);
+        created.add(fresh);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> starts = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                starts.add(pool.submit(() -> {
+                    try (Connection c = database().connect()) {
+                        fresh.createIfMissing(c);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : starts) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        fresh.createIfMissing(connection);
+        long id = fresh.send(connection, text("after the race"));
+        assertEquals(List.of(id), fresh.claim(connection, 10).stream().map(QueueMessage::id).toList());
+    }
+
+    // ---- enqueue and transacted claim ---------------------------------------------------------
+
+    @Test
+    void sendThenClaimReturnsBodyHeadersAndMetadata() throws SQLException {
+        Instant before = Instant.now().minusSeconds(60);
+        byte[] body = {0, 1, 2, (byte) 0xff, 127};
+        long id = queue.send(connection, OutgoingMessage.bytes(body)
+                .header("type", "order").header("quote\"and\\slash", "line\nbreak ünïcode ✓").build());
+
+        List<QueueMessage> claimed = queue.claim(connection, 10);
+
+        assertEquals(1, claimed.size());
+        QueueMessage m = claimed.get(0);
+        assertEquals(id, m.id());
+        assertEquals(queue.name().toString(), m.queue());
+        assertArrayEquals(body, m.body());
+        assertEquals(Map.of("type", "order", "quote\"and\\slash", "line\nbreak ünïcode ✓"), m.headers());
+        assertEquals(1, m.attempt());
+        assertTrue(m.enqueuedAt().isAfter(before) && m.enqueuedAt().isBefore(Instant.now().plusSeconds(60)),
+                "enqueued_at comes from the database clock in UTC: " + m.enqueuedAt());
+        assertEquals(0, queueRows(), "a claim in auto-commit consumes the message");
+        assertTrue(queue.claim(connection, 10).isEmpty());
+    }
+
+    @Test
+    void textBodiesRoundTripAsUtf8() throws SQLException {
+        queue.send(connection, text("grüße, 注文 #42"));
+        assertEquals("grüße, 注文 #42", queue.claim(connection, 1).get(0).text());
+    }
+
+    @Test
+    void rollbackReturnsTheClaimUntouchedAndCommitConsumesIt() throws SQLException {
+        long id = queue.send(connection, text("once"));
+        connection.setAutoCommit(false);
+
+        assertEquals(List.of(id), queue.claim(connection, 5).stream().map(QueueMessage::id).toList());
+        connection.rollback();
+        List<QueueMessage> again = queue.claim(connection, 5);
+        assertEquals(List.of(id), again.stream().map(QueueMessage::id).toList());
+        assertEquals(1, again.get(0).attempt(), "a rollback alone does not count as an attempt");
+        connection.commit();
+
+        assertEquals(0, queueRows());
+    }
+
+    @Test
+    void aClaimSkipsRowsAnotherTransactionHolds() throws SQLException {
+        queue.sendAll(connection, List.of(text("a"), text("b")));
+        try (Connection other = database().connect()) {
+            other.setAutoCommit(false);
+            assertEquals(List.of("a"), texts(queue.claim(other, 1)));
+            assertEquals(List.of("b"), texts(queue.claim(connection, 5)), "the held row is skipped, not waited for");
+            other.rollback();
+        }
+        assertEquals(List.of("a"), texts(queue.claim(connection, 5)));
+    }
+
+    @Test
+    void higherPriorityFirstThenFifo() throws SQLException {
+        queue.send(connection, text("a"));
+        queue.send(connection, OutgoingMessage.text("c").priority(5).build());
+        queue.send(connection, text("b"));
+        queue.send(connection, OutgoingMessage.text("d").priority(1).build());
+        queue.send(connection, OutgoingMessage.text("z").priority(-3).build());
+
+        assertEquals(List.of("c", "d"), texts(queue.claim(connection, 2)));
+        assertEquals(List.of("a", "b", "z"), texts(queue.claim(connection, 10)));
+    }
+
+    @Test
+    void delayedMessagesStayInvisibleUntilTheirTime() throws Exception {
+        queue.send(connection, OutgoingMessage.text("later").delay(Duration.ofMillis(1500)).build());
+        queue.send(connection, text("now"));
+
+        assertEquals(List.of("now"), texts(queue.claim(connection, 10)));
+        assertFalse(queue.peek(connection));
+        assertEquals(1, queue.stats(connection).delayed());
+
+        List<QueueMessage> later = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the delayed message is visible", () -> {
+            later.addAll(queue.claim(connection, 10));
+            return !later.isEmpty();
+        });
+        assertEquals(List.of("later"), texts(later));
+    }
+
+    @Test
+    void aLongDelayIsAccepted() throws SQLException {
+        queue.send(connection, OutgoingMessage.text("next year").delay(Duration.ofDays(400)).build());
+        assertEquals(1, queue.stats(connection).delayed());
+        assertTrue(queue.claim(connection, 1).isEmpty());
+    }
+
+    // ---- dedup and batches --------------------------------------------------------------------
+
+    @Test
+    void aDuplicateDedupKeyReturnsTheExistingIdAndWritesNothing() throws SQLException {
+        long first = queue.send(connection, OutgoingMessage.text("one").dedupKey("order-42").build());
+        long second = queue.send(connection, OutgoingMessage.text("two").dedupKey("order-42").build());
+        long other = queue.send(connection, OutgoingMessage.text("three").dedupKey("order-43").build());
+
+        assertEquals(first, second);
+        assertNotEquals(first, other);
+        assertEquals(2, queueRows());
+        assertEquals(List.of("one", "three"), texts(queue.claim(connection, 10)));
+
+        long afterConsumed = queue.send(connection, OutgoingMessage.text("four").dedupKey("order-42").build());
+        assertNotEquals(first, afterConsumed, "dedup covers messages still in the queue");
+    }
+
+    @Test
+    void aDuplicateInsideTheSameTransactionReturnsTheSameId() throws SQLException {
+        connection.setAutoCommit(false);
+        long first = queue.send(connection, OutgoingMessage.text("one").dedupKey("k").build());
+        long again = queue.send(connection, OutgoingMessage.text("two").dedupKey("k").build());
+        long plain = queue.send(connection, text("plain"));
+        connection.commit();
+        assertEquals(first, again);
+        assertTrue(plain > first, "the transaction survived the duplicate");
+        assertEquals(2, queueRows());
+    }
+
+    @Test
+    void concurrentSendsOfOneDedupKeyWriteOneRow() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Long>> ids = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                int n = i;
+                ids.add(pool.submit(() -> {
+                    try (Connection c = database().connect()) {
+                        return queue.send(c, OutgoingMessage.text("copy " + n).dedupKey("same").build());
+                    }
+                }));
+            }
+            Set<Long> distinct = new HashSet<>();
+            for (Future<Long> f : ids) {
+                distinct.add(f.get(60, TimeUnit.SECONDS));
+            }
+            assertEquals(1, distinct.size(), "every sender got the one id: " + distinct);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, queueRows());
+    }
+
+    @Test
+    void sendAllReturnsIdsInOrderAndKeepsFifo() throws SQLException {
+        List<OutgoingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            batch.add(OutgoingMessage.text("m" + i).header("n", Integer.toString(i)).build());
+        }
+        long[] ids = queue.sendAll(connection, batch);
+
+        assertEquals(1000, ids.length);
+        for (int i = 1; i < ids.length; i++) {
+            assertTrue(ids[i] > ids[i - 1], "ids increase in batch order");
+        }
+        List<QueueMessage> claimed = new ArrayList<>();
+        for (List<QueueMessage> got; !(got = queue.claim(connection, 300)).isEmpty(); ) {
+            claimed.addAll(got);
+        }
+        assertEquals(1000, claimed.size());
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(ids[i], claimed.get(i).id());
+            assertEquals("m" + i, claimed.get(i).text());
+            assertEquals(Integer.toString(i), claimed.get(i).headers().get("n"));
+        }
+    }
+
+    @Test
+    void sendAllWithDedupKeysAndDelays() throws SQLException {
+        long existing = queue.send(connection, OutgoingMessage.text("first").dedupKey("d1").build());
+        long[] ids = queue.sendAll(connection, List.of(
+                text("a"),
+                OutgoingMessage.text("dup").dedupKey("d1").build(),
+                OutgoingMessage.text("b").priority(2).build(),
+                OutgoingMessage.text("delayed").delay(Duration.ofHours(1)).build(),
+                OutgoingMessage.text("c").dedupKey("d2").build()));
+
+        assertEquals(existing, ids[1], "the duplicate returns the existing id");
+        assertEquals(5, Arrays.stream(ids).distinct().count());
+        assertEquals(List.of("b", "first", "a", "c"), texts(queue.claim(connection, 10)));
+        assertEquals(1, queue.stats(connection).delayed());
+    }
+
+    @Test
+    void emptySendAllWritesNothing() throws SQLException {
+        assertEquals(0, queue.sendAll(connection, List.of()).length);
+        assertEquals(0, queueRows());
+    }
+
+    // ---- leases -------------------------------------------------------------------------------
+
+    @Test
+    void anUnacknowledgedLeaseIsRedeliveredAndItsLateAckIsRefused() throws Exception {
+        long id = queue.send(connection, text("work"));
+
+        LeasedMessage first = queue.lease(connection, 1, Duration.ofMillis(500)).get(0);
+        assertEquals(id, first.message().id());
+        assertEquals(1, first.message().attempt());
+        assertTrue(queue.lease(connection, 1, Duration.ofMillis(500)).isEmpty(), "invisible during the lease");
+        assertEquals(1, queue.stats(connection).leased());
+
+        List<LeasedMessage> second = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the lease runs out", () -> {
+            second.addAll(queue.lease(connection, 1, Duration.ofMinutes(5)));
+            return !second.isEmpty();
+        });
+        assertEquals(id, second.get(0).message().id());
+        assertEquals(2, second.get(0).message().attempt());
+
+        assertFalse(queue.ack(connection, first), "the stale holder's ack deletes nothing");
+        assertEquals(1, queueRows());
+        assertEquals(FailureOutcome.STALE, queue.nack(connection, first, "late"));
+        assertTrue(queue.ack(connection, second.get(0)));
+        assertEquals(0, queueRows());
+        assertFalse(queue.ack(connection, second.get(0)), "acknowledging twice says so");
+    }
+
+    @Test
+    void aNackSchedulesARetryWithBackoffAndRecordsTheError() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(3, Duration.ofMillis(800), Duration.ofSeconds(10)));
+        q.send(connection, text("flaky"));
+
+        LeasedMessage m = q.lease(connection, 1, Duration.ofMinutes(1)).get(0);
+        assertEquals(FailureOutcome.RETRY_SCHEDULED, q.nack(connection, m, "connection refused"));
+
+        QueueStats stats = q.stats(connection);
+        assertEquals(0, stats.ready());
+        assertEquals(1, stats.delayed(), "waiting out its back-off, no longer leased");
+        assertEquals(0, stats.leased());
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT last_error, attempts FROM " + q.dialect().qualified(q.name()))) {
+            rs.next();
+            assertEquals("connection refused", rs.getString(1));
+            assertEquals(1, rs.getInt(2));
+        }
+        List<LeasedMessage> retried = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the back-off ends", () -> {
+            retried.addAll(q.lease(connection, 1, Duration.ofMinutes(1)));
+            return !retried.isEmpty();
+        });
+        assertEquals(2, retried.get(0).message().attempt());
+    }
+
+    @Test
+    void aPoisonMessageIsDeadLetteredAfterMaxAttemptsAndNeverBlocksTheOthers() throws SQLException {
+        QueueTable q = newQueue(new RetryPolicy(3, Duration.ZERO, Duration.ZERO));
+        q.send(connection, text("poison"));
+        for (int i = 0; i < 5; i++) {
+            q.send(connection, text("good " + i));
+        }
+
+        List<String> done = new ArrayList<>();
+        List<FailureOutcome> poisonOutcomes = new ArrayList<>();
+        for (int round = 0; round < 50 && done.size() < 5; round++) {
+            for (LeasedMessage m : q.lease(connection, 1, Duration.ofMinutes(1))) {
+                if (m.message().text().equals("poison")) {
+                    poisonOutcomes.add(q.nack(connection, m, "cannot parse order (attempt " + m.message().attempt() + ")"));
+                } else {
+                    assertTrue(q.ack(connection, m));
+                    done.add(m.message().text());
+                }
+            }
+        }
+
+        assertEquals(List.of("good 0", "good 1", "good 2", "good 3", "good 4"), done);
+        assertEquals(List.of(FailureOutcome.RETRY_SCHEDULED, FailureOutcome.RETRY_SCHEDULED,
+                FailureOutcome.DEAD_LETTERED), poisonOutcomes);
+        assertEquals(0, count(q.dialect().qualified(q.name())));
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT body, attempts, last_error, failed_at FROM " + q.dialect().qualified(q.deadLetterName()))) {
+            assertTrue(rs.next());
+            assertEquals("poison", new String(rs.getBytes(1), java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals(3, rs.getInt(2));
+            assertEquals("cannot parse order (attempt 3)", rs.getString(3));
+            assertTrue(rs.getObject(4) != null);
+            assertFalse(rs.next());
+        }
+        assertEquals(1, q.stats(connection).deadLettered());
+    }
+
+    @Test
+    void aLeaseThatRunsOutOnTheLastAttemptEndsInTheDeadLetterTable() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));
+        q.send(connection, text("crashes its consumer"));
+        q.send(connection, text("fine"));
+        assertEquals(1, q.lease(connection, 1, Duration.ofMillis(200)).size()); // never acked
+
+        List<String> later = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the expired lease is dead-lettered", () -> {
+            for (LeasedMessage m : q.lease(connection, 10, Duration.ofMinutes(1))) {
+                later.add(m.message().text());
+                q.ack(connection, m);
+            }
+            return q.stats(connection).deadLettered() == 1;
+        });
+        assertEquals(List.of("fine"), later);
+        assertEquals(0, count(q.dialect().qualified(q.name())));
+    }
+
+    // ---- transacted failure accounting --------------------------------------------------------
+
+    @Test
+    void recordFailureAfterRollbackCountsTheAttemptThenDeadLetters() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(2, Duration.ofMillis(300), Duration.ofSeconds(1)));
+        q.send(connection, text("fails twice"));
+        q.send(connection, text("behind it"));
+        connection.setAutoCommit(false);
+
+        QueueMessage first = q.claim(connection, 1).get(0);
+        connection.rollback();
+        assertEquals(FailureOutcome.RETRY_SCHEDULED, q.recordFailure(connection, first, "boom 1"));
+        connection.commit();
+        assertEquals(FailureOutcome.STALE, q.recordFailure(connection, first, "counted twice?"),
+                "a second record for the same delivery changes nothing");
+        connection.commit();
+
+        assertEquals(List.of("behind it"), texts(q.claim(connection, 5)), "the failed one waits out its back-off");
+        connection.commit();
+
+        List<QueueMessage> second = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the back-off ends", () -> {
+            second.addAll(q.claim(connection, 1));
+            if (second.isEmpty()) {
+                connection.commit(); // each poll its own transaction, as a poller's (H2's clock stands still in one)
+            }
+            return !second.isEmpty();
+        });
+        assertEquals(2, second.get(0).attempt());
+        connection.rollback();
+        assertEquals(FailureOutcome.DEAD_LETTERED, q.recordFailure(connection, second.get(0), "boom 2"));
+        connection.commit();
+
+        assertEquals(0, count(q.dialect().qualified(q.name())));
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT attempts, last_error FROM " + q.dialect().qualified(q.deadLetterName()))) {
+            assertTrue(rs.next());
+            assertEquals(2, rs.getInt(1));
+            assertEquals("boom 2", rs.getString(2));
+        }
+        connection.commit();
+    }
+
+    @Test
+    void recordFailureOnAMessageSomeoneElseCompletedIsStale() throws SQLException {
+        queue.send(connection, text("x"));
+        QueueMessage m = queue.claim(connection, 1).get(0); // auto-commit: consumed
+        assertEquals(FailureOutcome.STALE, queue.recordFailure(connection, m, "too late"));
+        assertEquals(0, deadLetterRows());
+    }
+
+    @Test
+    void errorTextIsTruncatedToTheColumn() throws SQLException {
+        QueueTable q = newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));
+        q.send(connection, text("x"));
+        LeasedMessage m = q.lease(connection, 1, Duration.ofMinutes(1)).get(0);
+        assertEquals(FailureOutcome.DEAD_LETTERED, q.nack(connection, m, "e".repeat(5000)));
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT last_error FROM " + q.dialect().qualified(q.deadLetterName()))) {
+            rs.next();
+            assertEquals(2000, rs.getString(1).length());
+        }
+    }
+
+    // ---- the concurrency contract ---------------------------------------------------------------
+
+    @Test
+    void manyProducersAndConsumersDeliverEveryCommittedMessageExactlyOnce() throws Exception {
+        int producers = 16, consumers = 16, perProducer = 1250; // 20,000 committed messages
+        QueueTable q = newQueue(new RetryPolicy(1000, Duration.ZERO, Duration.ZERO));
+        Set<String> sent = ConcurrentHashMap.newKeySet();
+        Set<String> delivered = ConcurrentHashMap.newKeySet();
+        AtomicInteger duplicates = new AtomicInteger(), rolledBack = new AtomicInteger(), producing = new AtomicInteger(producers);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+
+        Callable<Void> producer = () -> {
+            try (Connection c = database().connect()) {
+                c.setAutoCommit(false);
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                String me = Thread.currentThread().getName();
+                int committed = 0, tx = 0;
+                while (committed < perProducer) {
+                    int size = Math.min(random.nextInt(1, 40), perProducer - committed);
+                    List<OutgoingMessage> batch = new ArrayList<>();
+                    for (int i = 0; i < size; i++) {
+                        batch.add(OutgoingMessage.text(me + "/" + tx + "/" + i).priority(random.nextInt(3)).build());
+                    }
+                    if (size == 1) {
+                        q.send(c, batch.get(0));
+                    } else {
+                        q.sendAll(c, batch);
+                    }
+                    if (random.nextInt(20) == 0) {
+                        c.rollback(); // these must never be delivered
+                    } else {
+                        c.commit();
+                        batch.forEach(m -> sent.add(new String(m.body(), java.nio.charset.StandardCharsets.UTF_8)));
+                        committed += size;
+                    }
+                    tx++;
+                }
+            } finally {
+                producing.decrementAndGet();
+            }
+            return null;
+        };
+        Callable<Void> consumer = () -> {
+            try (Connection c = database().connect()) {
+                c.setAutoCommit(false);
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                while (producing.get() > 0 || delivered.size() < sent.size()) {
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("consumers did not finish: " + delivered.size() + " of " + sent.size());
+                    }
+                    List<QueueMessage> claimed = q.claim(c, random.nextInt(1, 6));
+                    if (claimed.isEmpty()) {
+                        c.commit();
+                        LockSupport.parkNanos(1_000_000);
+                        continue;
+                    }
+                    if (random.nextInt(10) == 0) {
+                        c.rollback();
+                        rolledBack.incrementAndGet();
+                        for (QueueMessage m : claimed) {
+                            q.recordFailure(c, m, "simulated failure");
+                        }
+                        c.commit();
+                        continue;
+                    }
+                    c.commit();
+                    for (QueueMessage m : claimed) {
+                        if (!delivered.add(m.text())) {
+                            duplicates.incrementAndGet();
+                        }
+                    }
+                }
+            }
+            return null;
+        };
+
+        ExecutorService pool = Executors.newFixedThreadPool(producers + consumers);
+        try {
+            List<Future<Void>> all = new ArrayList<>();
+            for (int i = 0; i < producers; i++) {
+                all.add(pool.submit(producer));
+            }
+            for (int i = 0; i < consumers; i++) {
+                all.add(pool.submit(consumer));
+            }
+            for (Future<Void> f : all) {
+                f.get(11, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertEquals(producers * perProducer, sent.size(), "committed sends");
+        assertEquals(0, duplicates.get(), "messages delivered twice");
+        assertEquals(sent, delivered, "every committed message delivered, nothing else");
+        assertTrue(rolledBack.get() > 0, "some claims rolled back");
+        assertEquals(0, count(q.dialect().qualified(q.name())), "the queue is empty");
+        assertEquals(0, count(q.dialect().qualified(q.deadLetterName())), "nothing dead-lettered");
+    }
+
+    // ---- peek and stats -----------------------------------------------------------------------
+
+    @Test
+    void peekSeesReadyMessagesOnly() throws SQLException {
+        assertFalse(queue.peek(connection));
+        queue.send(connection, OutgoingMessage.text("later").delay(Duration.ofHours(1)).build());
+        assertFalse(queue.peek(connection));
+        queue.send(connection, text("now"));
+        assertTrue(queue.peek(connection));
+    }
+
+    @Test
+    void statsCountEveryState() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));
+        assertEquals(new QueueStats(0, 0, 0, 0, Duration.ZERO), q.stats(connection));
+
+        q.sendAll(connection, List.of(text("leased"), text("dead"), text("ready 1"), text("ready 2")));
+        q.send(connection, OutgoingMessage.text("delayed").delay(Duration.ofHours(1)).build());
+        List<LeasedMessage> two = q.lease(connection, 2, Duration.ofHours(1));
+        q.nack(connection, two.get(1), "dead on first try");
+
+        QueueStats stats = q.stats(connection);
+        assertEquals(2, stats.ready());
+        assertEquals(1, stats.delayed());
+        assertEquals(1, stats.leased());
+        assertEquals(1, stats.deadLettered());
+        assertTrue(stats.oldestReadyAge().toMillis() >= 0 && stats.oldestReadyAge().toMinutes() < 5,
+                "oldest ready age by the database clock: " + stats.oldestReadyAge());
+    }
+
+    // ---- bad input ----------------------------------------------------------------------------
+
+    @Test
+    void badQueueNamesAreRejectedBeforeAnySql() {
+        Dialect dialect = queue.dialect();
+        for (String bad : new String[] {"orders; DROP TABLE x", "a]b", "\"x\"", "a b", "1st", "a.b.c", "", ".x",
+                "x".repeat(49)}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new QueueTable(dialect, bad, null, RetryPolicy.DEFAULT));
+            assertTrue(e.getMessage().contains("queue name"), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new QueueTable(dialect, null, null, RetryPolicy.DEFAULT));
+        assertThrows(IllegalArgumentException.class,
+                () -> new QueueTable(dialect, "orders", "orders; DROP TABLE y", RetryPolicy.DEFAULT));
+        assertThrows(IllegalArgumentException.class, () -> new QueueTable(dialect, "orders", "orders", RetryPolicy.DEFAULT));
+    }
+
+    @Test
+    void badMessagesAndSettingsAreRejectedAndNothingIsWritten() throws SQLException {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.bytes(null));
+        assertTrue(e.getMessage().contains("body"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text(null));
+        e = assertThrows(IllegalArgumentException.class,
+                () -> OutgoingMessage.text("x").delay(Duration.ofSeconds(-1)));
+        assertTrue(e.getMessage().contains("delay"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(0, Duration.ZERO, Duration.ZERO));
+        assertTrue(e.getMessage().contains("maxAttempts"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x").priority(40000));
+        assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x").dedupKey("k".repeat(201)));
+        assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x").header("", "v"));
+        assertThrows(IllegalArgumentException.class, () -> queue.claim(connection, 0));
+        assertThrows(IllegalArgumentException.class, () -> queue.lease(connection, 1, Duration.ZERO));
+
+        List<OutgoingMessage> withNull = new ArrayList<>(List.of(text("a"), text("b")));
+        withNull.add(null);
+        e = assertThrows(IllegalArgumentException.class, () -> queue.sendAll(connection, withNull));
+        assertTrue(e.getMessage().contains("messages[2]"), e.getMessage());
+        assertEquals(0, queueRows(), "a bad batch writes none of its messages");
+    }
+}

@@ -1,0 +1,21 @@
+package io.sqlqueue.engine;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.BeforeAll;
+
+/** The engine's contract on SQL Server; skipped, visibly, when it is not configured. */
+class SqlServerQueueTest extends QueueContract {
+
+    private static final TestDatabase DATABASE = TestDatabase.sqlServer();
+
+    @BeforeAll
+    static void requireDatabase() {
+        assumeTrue(DATABASE.available(), DATABASE.missingReason());
+    }
+
+    @Override
+    protected TestDatabase database() {
+        return DATABASE;
+    }
+}

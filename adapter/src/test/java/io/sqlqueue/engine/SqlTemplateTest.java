@@ -1,0 +1,19 @@
+package io.sqlqueue.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class SqlTemplateTest {
+
+    @Test
+    void namedParametersBecomePositional() {
+        SqlTemplate t = new SqlTemplate("SELECT :a, :b_s, :a FROM x WHERE y = :long_name1");
+        assertEquals("SELECT ?, ?, ? FROM x WHERE y = ?", t.jdbcSql());
+    }
+
+    @Test
+    void textWithoutParametersIsUnchanged() {
+        assertEquals("SELECT 1", new SqlTemplate("SELECT 1").jdbcSql());
+    }
+}
