@@ -179,11 +179,12 @@ public abstract class Dialect {
     }
 
     /**
-     * Prepares a claim or lease of up to {@code n} messages; the caller binds the remaining
-     * parameters and executes it. The default binds :n of the single-statement form.
+     * Prepares a claim or lease of up to {@code n} messages (the template already holds {@code n}
+     * as a literal); the caller binds the remaining parameters and executes it. The default runs
+     * the single-statement form as it is.
      */
     SqlTemplate.Bound prepareClaim(Connection c, QueueSql sql, SqlTemplate claimOrLease, int n) throws SQLException {
-        return claimOrLease.prepare(c).setInt("n", n);
+        return claimOrLease.prepare(c);
     }
 
     /**

@@ -7,8 +7,8 @@ import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
- * PostgreSQL: {@code FOR UPDATE SKIP LOCKED} in a CTE picks the next rows, {@code DELETE … USING}
- * / {@code UPDATE … FROM} takes them, {@code RETURNING} hands them back. Times are
+ * PostgreSQL: a {@code FOR UPDATE SKIP LOCKED} subquery picks and locks the next rows, the
+ * {@code DELETE} / {@code UPDATE} around it takes them, {@code RETURNING} hands them back. Times are
  * {@code timestamptz} from {@code statement_timestamp()}, so a long transaction does not see the
  * clock stand still.
  */
@@ -98,20 +98,26 @@ final class PostgresDialect extends Dialect {
                 + " ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING RETURNING id";
     }
 
+    /**
+     * The ids of the next :n ready rows, locked, skipping rows others hold. As {@code id =
+     * ANY(ARRAY(…))} the subquery runs once as an InitPlan and the outer statement looks the ids up
+     * by primary key: a join would let a generic plan (pgjdbc prepares server-side from the 5th
+     * execution) assume LIMIT $1 returns 10% of the table and hash-join a full scan of it.
+     */
     private String next(String q) {
-        return "WITH next AS (SELECT id FROM " + q + " WHERE visible_at <= statement_timestamp()"
-                + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED) ";
+        return "id = ANY(ARRAY(SELECT id FROM " + q + " WHERE visible_at <= statement_timestamp()"
+                + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED))";
     }
 
     @Override
     String claim(String q) {
-        return next(q) + "DELETE FROM " + q + " AS q USING next WHERE q.id = next.id RETURNING " + messageColumns("q.");
+        return "DELETE FROM " + q + " WHERE " + next(q) + " RETURNING " + messageColumns("");
     }
 
     @Override
     String lease(String q) {
-        return next(q) + "UPDATE " + q + " AS q SET visible_at = " + nowPlus("lease") + ", attempts = q.attempts + 1,"
-                + " lease_token = :token FROM next WHERE q.id = next.id RETURNING " + messageColumns("q.");
+        return "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", attempts = attempts + 1,"
+                + " lease_token = :token WHERE " + next(q) + " RETURNING " + messageColumns("");
     }
 
     @Override

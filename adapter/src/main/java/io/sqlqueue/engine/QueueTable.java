@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -43,6 +45,9 @@ public final class QueueTable {
     private final TableName deadLetterName;
     private final RetryPolicy retryPolicy;
     private final QueueSql sql;
+    /** Claim and lease statements with their size as a literal, by size (few sizes are used). */
+    private final ConcurrentMap<Integer, SqlTemplate> claims = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, SqlTemplate> leases = new ConcurrentHashMap<>();
 
     /**
      * @param dialect         the database's dialect ({@link Dialect#of(Connection)})
@@ -198,7 +203,7 @@ public final class QueueTable {
     public List<QueueMessage> claim(Connection c, int max) throws SQLException {
         checkClaimSize(max);
         List<Row> rows = dialect.withClaimIsolation(c,
-                () -> read(dialect.prepareClaim(c, sql, sql.claim(), max)));
+                () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim(), max), max)));
         List<QueueMessage> messages = new ArrayList<>(rows.size());
         for (Row r : rows) {
             messages.add(r.message(name, r.attempts + 1));
@@ -219,7 +224,7 @@ public final class QueueTable {
             throw new IllegalArgumentException("lease time must be between 1 ms and " + MAX_LEASE + ", was " + leaseTime);
         }
         long token = ThreadLocalRandom.current().nextLong();
-        List<Row> rows = dialect.withClaimIsolation(c, () -> read(dialect.prepareClaim(c, sql, sql.lease(), max)
+        List<Row> rows = dialect.withClaimIsolation(c, () -> read(dialect.prepareClaim(c, sql, sized(leases, sql.lease(), max), max)
                 .setMillis("lease", leaseTime.toMillis()).setLong("token", token)));
         List<LeasedMessage> leased = new ArrayList<>(rows.size());
         for (Row r : rows) {
@@ -317,6 +322,10 @@ public final class QueueTable {
             rs.next();
             return new QueueStats(ready, delayed, leased, rs.getLong(1), Duration.ofMillis(Math.max(oldestMillis, 0)));
         }
+    }
+
+    private static SqlTemplate sized(ConcurrentMap<Integer, SqlTemplate> cache, SqlTemplate template, int n) {
+        return cache.computeIfAbsent(n, size -> template.withLiteral("n", size));
     }
 
     private static void checkClaimSize(int max) {

@@ -20,10 +20,12 @@ final class SqlTemplate {
 
     private static final Pattern PARAMETER = Pattern.compile(":([A-Za-z][A-Za-z0-9_]*)");
 
+    private final String namedSql;
     private final String jdbcSql;
     private final List<String> names;
 
     SqlTemplate(String namedSql) {
+        this.namedSql = namedSql;
         Matcher m = PARAMETER.matcher(namedSql);
         StringBuilder sql = new StringBuilder();
         List<String> found = new ArrayList<>();
@@ -34,6 +36,15 @@ final class SqlTemplate {
         m.appendTail(sql);
         this.jdbcSql = sql.toString();
         this.names = List.copyOf(found);
+    }
+
+    /**
+     * This statement with {@code :name} replaced by an integer literal. For claim sizes: a literal
+     * LIMIT / TOP lets the database cache one plan per size instead of planning anew for an unknown
+     * row count on every execution. The value is an int, so no text from outside reaches the SQL.
+     */
+    SqlTemplate withLiteral(String name, int value) {
+        return new SqlTemplate(namedSql.replaceAll(":" + name + "(?![A-Za-z0-9_])", Integer.toString(value)));
     }
 
     /** The statement as sent to the driver. */

@@ -13,6 +13,12 @@ class SqlTemplateTest {
     }
 
     @Test
+    void aSizeBecomesALiteralAndLeavesLongerNamesAlone() {
+        SqlTemplate t = new SqlTemplate("SELECT TOP (:n) x FROM y WHERE a = :name AND b = :n").withLiteral("n", 50);
+        assertEquals("SELECT TOP (50) x FROM y WHERE a = ? AND b = 50", t.jdbcSql());
+    }
+
+    @Test
     void textWithoutParametersIsUnchanged() {
         assertEquals("SELECT 1", new SqlTemplate("SELECT 1").jdbcSql());
     }

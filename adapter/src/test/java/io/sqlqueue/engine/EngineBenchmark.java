@@ -1,0 +1,280 @@
+package io.sqlqueue.engine;
+
+import io.sqlqueue.api.OutgoingMessage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Measures the engine against raw JDBC loops of the seeds' statements, on the same database and
+ * table in the same run, so the ratio means something on a noisy machine. Run with
+ * {@code mvn -B -Pbench -pl adapter verify}; every configured database is measured (H2 always,
+ * PostgreSQL / SQL Server through the SQLQUEUE_* variables; {@code -Dbench.db=postgresql} picks
+ * one). Prints one line per case:
+ * {@code BENCH case=<name> db=<db> threads=<t> engine=<n>/s raw=<m>/s ratio=<engine/raw>}.
+ *
+ * <p>Each figure is the better of two alternating rounds ({@code -Dbench.seconds}, default 3 s
+ * each, after a warm-up). Cases: {@code enqueue} (one message per transaction) and {@code claim}
+ * (one message per transaction) at 1, 4 and 16 threads; {@code batch-claim} (50 per transaction)
+ * against the one-per-transaction raw loop; {@code deep-queue}: the engine's claim rate with
+ * 1,000,000 ready rows (engine) against its rate with 1,000 (raw column).
+ */
+public final class EngineBenchmark {
+
+    private static final long MEASURE_NANOS = Long.getLong("bench.seconds", 3) * 1_000_000_000L;
+    private static final int[] THREADS = {1, 4, 16};
+    private static final byte[] BODY = "{\"order\":12345,\"customer\":\"c-42\",\"total\":99.95}".getBytes();
+
+    private final TestDatabase db;
+    private final QueueTable queue;
+    private final String table;
+    private final RawLoop raw;
+
+    private EngineBenchmark(TestDatabase db, Connection c) throws SQLException {
+        this.db = db;
+        this.queue = new QueueTable(Dialect.of(c), "bench_" + Long.toHexString(System.nanoTime()), null,
+                RetryPolicy.DEFAULT);
+        this.table = queue.dialect().qualified(queue.name());
+        this.raw = RawLoop.of(queue.dialect().name(), table);
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<TestDatabase> dbs = List.of(TestDatabase.h2(), TestDatabase.postgres(), TestDatabase.sqlServer());
+        String only = System.getProperty("bench.db", "");
+        for (TestDatabase db : dbs) {
+            if (!only.isEmpty() && !only.equals(db.name())) {
+                continue;
+            }
+            if (!db.available()) {
+                System.out.println("BENCH skipped db=" + db.name() + ": " + db.missingReason());
+                continue;
+            }
+            try (Connection c = db.connect()) {
+                new EngineBenchmark(db, c).run(c);
+            }
+        }
+    }
+
+    private void run(Connection c) throws Exception {
+        queue.createIfMissing(c);
+        try {
+            for (int t : THREADS) {
+                compare("enqueue", t, () -> measure(t, this::engineSend), () -> measure(t, raw::insert));
+            }
+            for (int t : THREADS) {
+                compare("claim", t, () -> refilled(c, () -> measure(t, conn -> engineClaim(conn, 1))),
+                        () -> refilled(c, () -> measure(t, raw::dequeue)));
+            }
+            compare("batch-claim-50", 4, () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 50))),
+                    () -> refilled(c, () -> measure(4, raw::dequeue)));
+            deepQueue(c);
+        } finally {
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP TABLE " + table);
+                s.execute("DROP TABLE " + queue.dialect().qualified(queue.deadLetterName()));
+            }
+        }
+    }
+
+    // ---- the work measured --------------------------------------------------------------------
+
+    private int engineSend(Connection c) throws SQLException {
+        queue.send(c, OutgoingMessage.bytes(BODY).build());
+        return 1;
+    }
+
+    private int engineClaim(Connection c, int n) throws SQLException {
+        c.setAutoCommit(false);
+        int got = queue.claim(c, n).size();
+        c.commit();
+        return got;
+    }
+
+    /**
+     * The seeds' statements, written by hand per database: a plain INSERT, and the one-statement
+     * dequeue (SQL Server's CTE with ROWLOCK, READPAST, UPDLOCK and DELETE … OUTPUT; PostgreSQL's
+     * FOR UPDATE SKIP LOCKED with RETURNING; H2's OLD TABLE form), one message per transaction.
+     */
+    private record RawLoop(String insertSql, String dequeueSql, String fillSql) {
+
+        static RawLoop of(String dialect, String q) {
+            return switch (dialect) {
+                case "sqlserver" -> new RawLoop(
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, SYSUTCDATETIME(), SYSUTCDATETIME(), ?)",
+                        "WITH cte AS (SELECT TOP (1) id, body FROM " + q + " WITH (ROWLOCK, READPAST, UPDLOCK)"
+                                + " WHERE visible_at <= SYSUTCDATETIME() ORDER BY priority DESC, id) DELETE FROM cte OUTPUT deleted.id, deleted.body",
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT TOP (?) 0, SYSUTCDATETIME(),"
+                                + " SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)) FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c");
+                case "postgresql" -> new RawLoop(
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, statement_timestamp(), statement_timestamp(), ?)",
+                        "DELETE FROM " + q + " WHERE id = (SELECT id FROM " + q + " WHERE visible_at <= statement_timestamp()"
+                                + " ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, body",
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT 0, statement_timestamp(),"
+                                + " statement_timestamp(), '\\x78'::bytea FROM generate_series(1, ?)");
+                default -> new RawLoop(
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, ?)",
+                        "SELECT id, body FROM OLD TABLE (DELETE FROM " + q + " WHERE id IN (SELECT id FROM " + q
+                                + " WHERE visible_at <= CURRENT_TIMESTAMP ORDER BY priority DESC, id FETCH FIRST 1 ROW ONLY FOR UPDATE SKIP LOCKED))",
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT 0, CURRENT_TIMESTAMP,"
+                                + " CURRENT_TIMESTAMP, X'78' FROM SYSTEM_RANGE(1, ?)");
+            };
+        }
+
+        int insert(Connection c) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(insertSql)) {
+                ps.setBytes(1, BODY);
+                return ps.executeUpdate();
+            }
+        }
+
+        int dequeue(Connection c) throws SQLException {
+            c.setAutoCommit(false);
+            int got = 0;
+            try (PreparedStatement ps = c.prepareStatement(dequeueSql); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rs.getLong(1);
+                    rs.getBytes(2);
+                    got++;
+                }
+            }
+            c.commit();
+            return got;
+        }
+    }
+
+    // ---- measuring ----------------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface Step {
+        /** Does one transaction's work; returns the messages it handled (0: the queue is empty). */
+        int run(Connection c) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface Measurement {
+        double rate() throws Exception;
+    }
+
+    /** Runs {@code step} on {@code threads} connections for the measuring time; messages per second. */
+    private double measure(int threads, Step step) throws Exception {
+        LongAdder done = new LongAdder();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            long start = System.nanoTime();
+            long end = start + MEASURE_NANOS;
+            for (int i = 0; i < threads; i++) {
+                workers.add(pool.submit(() -> {
+                    try (Connection c = db.connect()) {
+                        while (System.nanoTime() < end) {
+                            int n = step.run(c);
+                            if (n == 0) {
+                                break; // drained: the figure is what was done until then
+                            }
+                            done.add(n);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> w : workers) {
+                w.get();
+            }
+            return done.sum() / ((System.nanoTime() - start) / 1e9);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Empties the queue and fills it with enough ready rows that a measurement does not drain it. */
+    private double refilled(Connection c, Measurement m) throws Exception {
+        refill(c, 150_000);
+        return m.rate();
+    }
+
+    private void refill(Connection c, int rows) throws SQLException {
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement()) {
+            s.execute("DELETE FROM " + table);
+        }
+        try (PreparedStatement ps = c.prepareStatement(raw.fillSql())) {
+            ps.setInt(1, rows);
+            ps.executeUpdate();
+        }
+        analyze(c);
+    }
+
+    private void analyze(Connection c) throws SQLException {
+        if (queue.dialect().name().equals("postgresql")) {
+            try (Statement s = c.createStatement()) {
+                s.execute("VACUUM ANALYZE " + table);
+            }
+        }
+    }
+
+    /** Warm-up, then two alternating rounds; the better figure of each side. */
+    private void compare(String name, int threads, Measurement engine, Measurement baseline) throws Exception {
+        long saved = MEASURE_NANOS;
+        engine.rate(); // warm-up: JIT, statement caches, buffer pool
+        double e = 0, r = 0;
+        for (int round = 0; round < 2; round++) {
+            r = Math.max(r, baseline.rate());
+            e = Math.max(e, engine.rate());
+        }
+        print(name, threads, e, r);
+    }
+
+    private void print(String name, int threads, double engine, double raw) {
+        System.out.println(String.format(Locale.ROOT, "BENCH case=%s db=%s threads=%d engine=%.0f/s raw=%.0f/s ratio=%.2f",
+                name, db.name(), threads, engine, raw, engine / raw));
+    }
+
+    /**
+     * Claim cost against queue depth: 5,000 claims (one per transaction, 500 at a time, topped up
+     * in between) from a queue of about 1,000 ready rows, then from about 1,000,000.
+     */
+    private void deepQueue(Connection c) throws Exception {
+        double shallow = claimRateAtDepth(c, 1_000);
+        double deep = claimRateAtDepth(c, 1_000_000);
+        print("deep-queue-1M-vs-1k", 1, deep, shallow);
+    }
+
+    private double claimRateAtDepth(Connection c, int depth) throws Exception {
+        refill(c, depth);
+        claimTimed(c, 500); // warm-up
+        long nanos = 0;
+        int claims = 0;
+        for (int round = 0; round < 10; round++) {
+            topUp(c, 500);
+            long start = System.nanoTime();
+            claims += claimTimed(c, 500);
+            nanos += System.nanoTime() - start;
+        }
+        return claims / (nanos / 1e9);
+    }
+
+    private int claimTimed(Connection c, int n) throws SQLException {
+        int got = 0;
+        for (int i = 0; i < n; i++) {
+            got += engineClaim(c, 1);
+        }
+        c.setAutoCommit(true);
+        return got;
+    }
+
+    private void topUp(Connection c, int rows) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(raw.fillSql())) {
+            ps.setInt(1, rows);
+            ps.executeUpdate();
+        }
+    }
+}
