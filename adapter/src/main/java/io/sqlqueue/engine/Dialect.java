@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Locale;
 
@@ -49,8 +50,10 @@ public abstract class Dialect {
     /** A short name for logs and benchmarks: {@code sqlserver}, {@code postgresql}, {@code h2}. */
     public abstract String name();
 
-    /** Quotes one validated identifier. */
-    abstract String quote(String identifier);
+    /** Quotes one validated identifier: the SQL standard's double quotes by default. */
+    String quote(String identifier) {
+        return "\"" + identifier + "\"";
+    }
 
     /** The quoted, possibly schema-qualified name of a table. */
     public String qualified(TableName table) {
@@ -63,11 +66,15 @@ public abstract class Dialect {
     /** The database clock plus the milliseconds of the named duration parameter. */
     abstract String nowPlus(String parameter);
 
-    /** Reads a timestamp column written from {@link #now()}. */
-    abstract Instant readInstant(ResultSet rs, int column) throws SQLException;
+    /** Reads a timestamp column written from {@link #now()}: a timestamp with time zone by default. */
+    Instant readInstant(ResultSet rs, int column) throws SQLException {
+        return rs.getObject(column, OffsetDateTime.class).toInstant();
+    }
 
-    /** Whether this exception is a unique-key violation (a duplicate dedup key). */
-    abstract boolean isUniqueViolation(SQLException e);
+    /** Whether this exception is a unique-key violation (a duplicate dedup key): SQLSTATE 23505 by default. */
+    boolean isUniqueViolation(SQLException e) {
+        return "23505".equals(e.getSQLState());
+    }
 
     /** All the statements of one queue. */
     final QueueSql queueSql(TableName queue, TableName deadLetters) {

@@ -3,8 +3,6 @@ package io.sqlqueue.engine;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,11 +28,6 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    String quote(String identifier) {
-        return "\"" + identifier + "\"";
-    }
-
-    @Override
     String now() {
         return "CURRENT_TIMESTAMP";
     }
@@ -42,16 +35,6 @@ final class H2Dialect extends Dialect {
     @Override
     String nowPlus(String p) {
         return "DATEADD(MILLISECOND, :" + p + ", CURRENT_TIMESTAMP)";
-    }
-
-    @Override
-    Instant readInstant(ResultSet rs, int column) throws SQLException {
-        return rs.getObject(column, OffsetDateTime.class).toInstant();
-    }
-
-    @Override
-    boolean isUniqueViolation(SQLException e) {
-        return "23505".equals(e.getSQLState());
     }
 
     @Override

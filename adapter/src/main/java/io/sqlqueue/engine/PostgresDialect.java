@@ -1,9 +1,5 @@
 package io.sqlqueue.engine;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
@@ -20,11 +16,6 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    String quote(String identifier) {
-        return "\"" + identifier + "\"";
-    }
-
-    @Override
     String now() {
         return "statement_timestamp()";
     }
@@ -32,16 +23,6 @@ final class PostgresDialect extends Dialect {
     @Override
     String nowPlus(String p) {
         return "statement_timestamp() + :" + p + " * INTERVAL '1 millisecond'";
-    }
-
-    @Override
-    Instant readInstant(ResultSet rs, int column) throws SQLException {
-        return rs.getObject(column, OffsetDateTime.class).toInstant();
-    }
-
-    @Override
-    boolean isUniqueViolation(SQLException e) {
-        return "23505".equals(e.getSQLState());
     }
 
     @Override

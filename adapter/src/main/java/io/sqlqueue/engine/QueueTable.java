@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -347,7 +348,7 @@ public final class QueueTable {
         return rows;
     }
 
-    private record Row(long id, int priority, String headers, byte[] body, java.time.Instant enqueuedAt, int attempts) {
+    private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts) {
         QueueMessage message(TableName queue, int attempt) {
             return new QueueMessage(id, queue.toString(), body, HeadersJson.read(headers), enqueuedAt, attempt);
         }

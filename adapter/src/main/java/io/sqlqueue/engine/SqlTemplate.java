@@ -6,7 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,11 +21,13 @@ import java.util.regex.Pattern;
  */
 final class SqlTemplate {
 
+    private static final int[] NONE = {};
     private static final Pattern PARAMETER = Pattern.compile(":([A-Za-z][A-Za-z0-9_]*)");
 
     private final String namedSql;
     private final String jdbcSql;
-    private final List<String> names;
+    /** For each parameter name, its 1-based JDBC positions. */
+    private final Map<String, int[]> positions;
 
     SqlTemplate(String namedSql) {
         this.namedSql = namedSql;
@@ -35,7 +40,14 @@ final class SqlTemplate {
         }
         m.appendTail(sql);
         this.jdbcSql = sql.toString();
-        this.names = List.copyOf(found);
+        Map<String, int[]> byName = new HashMap<>();
+        for (int i = 0; i < found.size(); i++) {
+            int[] old = byName.getOrDefault(found.get(i), new int[0]);
+            int[] grown = Arrays.copyOf(old, old.length + 1);
+            grown[old.length] = i + 1;
+            byName.put(found.get(i), grown);
+        }
+        this.positions = Map.copyOf(byName);
     }
 
     /**
@@ -122,10 +134,8 @@ final class SqlTemplate {
         }
 
         private Bound each(String name, ParameterSetter setter) throws SQLException {
-            for (int i = 0; i < names.size(); i++) {
-                if (names.get(i).equals(name)) {
-                    setter.set(i + 1);
-                }
+            for (int position : positions.getOrDefault(name, NONE)) {
+                setter.set(position);
             }
             return this;
         }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  * table in the same run, so the ratio means something on a noisy machine. Run with
  * {@code mvn -B -Pbench -pl adapter verify}; every configured database is measured (H2 always,
  * PostgreSQL / SQL Server through the SQLQUEUE_* variables; {@code -Dbench.db=postgresql} picks
- * one). Prints one line per case:
+ * one; {@code -Dbench.cases=enqueue,claim} some cases). Prints one line per case:
  * {@code BENCH case=<name> db=<db> threads=<t> engine=<n>/s raw=<m>/s ratio=<engine/raw>}.
  *
  * <p>Each figure is the better of two alternating rounds ({@code -Dbench.seconds}, default 3 s
@@ -67,22 +67,36 @@ public final class EngineBenchmark {
     private void run(Connection c) throws Exception {
         queue.createIfMissing(c);
         try {
-            for (int t : THREADS) {
-                compare("enqueue", t, () -> measure(t, this::engineSend), () -> measure(t, raw::insert));
+            if (selected("enqueue")) {
+                for (int t : THREADS) {
+                    compare("enqueue", t, () -> measure(t, this::engineSend), () -> measure(t, raw::insert));
+                }
             }
-            for (int t : THREADS) {
-                compare("claim", t, () -> refilled(c, () -> measure(t, conn -> engineClaim(conn, 1))),
-                        () -> refilled(c, () -> measure(t, raw::dequeue)));
+            if (selected("claim")) {
+                for (int t : THREADS) {
+                    compare("claim", t, () -> refilled(c, () -> measure(t, conn -> engineClaim(conn, 1))),
+                            () -> refilled(c, () -> measure(t, raw::dequeue)));
+                }
             }
-            compare("batch-claim-50", 4, () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 50))),
-                    () -> refilled(c, () -> measure(4, raw::dequeue)));
-            deepQueue(c);
+            if (selected("batch-claim-50")) {
+                compare("batch-claim-50", 4, () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 50))),
+                        () -> refilled(c, () -> measure(4, raw::dequeue)));
+            }
+            if (selected("deep-queue-1M-vs-1k")) {
+                deepQueue(c);
+            }
         } finally {
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE " + table);
                 s.execute("DROP TABLE " + queue.dialect().qualified(queue.deadLetterName()));
             }
         }
+    }
+
+    /** {@code -Dbench.cases=enqueue,claim} runs only those cases; all by default. */
+    private static boolean selected(String name) {
+        String cases = System.getProperty("bench.cases", "");
+        return cases.isEmpty() || List.of(cases.split(",")).contains(name);
     }
 
     // ---- the work measured --------------------------------------------------------------------
@@ -223,7 +237,6 @@ public final class EngineBenchmark {
 
     /** Warm-up, then two alternating rounds; the better figure of each side. */
     private void compare(String name, int threads, Measurement engine, Measurement baseline) throws Exception {
-        long saved = MEASURE_NANOS;
         engine.rate(); // warm-up: JIT, statement caches, buffer pool
         double e = 0, r = 0;
         for (int round = 0; round < 2; round++) {

@@ -26,27 +26,38 @@ public record TestDatabase(String name, DataSource dataSource, String missingRea
     }
 
     public static TestDatabase postgres() {
-        String url = System.getenv("SQLQUEUE_PG_URL");
-        if (url == null || url.isBlank()) {
-            return new TestDatabase("postgresql", null, "SQLQUEUE_PG_URL is not set: PostgreSQL tests skipped");
-        }
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setURL(url);
-        ds.setUser(System.getenv("SQLQUEUE_PG_USER"));
-        ds.setPassword(System.getenv("SQLQUEUE_PG_PASSWORD"));
-        return new TestDatabase("postgresql", ds, null);
+        return fromEnvironment("postgresql", "SQLQUEUE_PG", "PostgreSQL", (url, user, password) -> {
+            PGSimpleDataSource ds = new PGSimpleDataSource();
+            ds.setURL(url);
+            ds.setUser(user);
+            ds.setPassword(password);
+            return ds;
+        });
     }
 
     public static TestDatabase sqlServer() {
-        String url = System.getenv("SQLQUEUE_MSSQL_URL");
+        return fromEnvironment("sqlserver", "SQLQUEUE_MSSQL", "SQL Server", (url, user, password) -> {
+            SQLServerDataSource ds = new SQLServerDataSource();
+            ds.setURL(url);
+            ds.setUser(user);
+            ds.setPassword(password);
+            return ds;
+        });
+    }
+
+    /** A database from {@code <prefix>_URL}, {@code _USER} and {@code _PASSWORD}; unavailable without a URL. */
+    private static TestDatabase fromEnvironment(String name, String prefix, String label, DataSourceFactory factory) {
+        String url = System.getenv(prefix + "_URL");
         if (url == null || url.isBlank()) {
-            return new TestDatabase("sqlserver", null, "SQLQUEUE_MSSQL_URL is not set: SQL Server tests skipped");
+            return new TestDatabase(name, null, prefix + "_URL is not set: " + label + " tests skipped");
         }
-        SQLServerDataSource ds = new SQLServerDataSource();
-        ds.setURL(url);
-        ds.setUser(System.getenv("SQLQUEUE_MSSQL_USER"));
-        ds.setPassword(System.getenv("SQLQUEUE_MSSQL_PASSWORD"));
-        return new TestDatabase("sqlserver", ds, null);
+        return new TestDatabase(name,
+                factory.create(url, System.getenv(prefix + "_USER"), System.getenv(prefix + "_PASSWORD")), null);
+    }
+
+    @FunctionalInterface
+    private interface DataSourceFactory {
+        DataSource create(String url, String user, String password);
     }
 
     public boolean available() {
