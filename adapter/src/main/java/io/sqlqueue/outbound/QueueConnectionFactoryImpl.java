@@ -1,0 +1,42 @@
+package io.sqlqueue.outbound;
+
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueConnectionFactory;
+import io.sqlqueue.api.QueueException;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConnectionManager;
+import javax.naming.Reference;
+
+/** The {@link QueueConnectionFactory} the server binds in JNDI. Serializable and Referenceable. */
+public class QueueConnectionFactoryImpl implements QueueConnectionFactory, jakarta.resource.Referenceable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final QueueManagedConnectionFactory factory;
+    private final ConnectionManager connectionManager;
+    private Reference reference;
+
+    QueueConnectionFactoryImpl(QueueManagedConnectionFactory factory, ConnectionManager connectionManager) {
+        this.factory = factory;
+        this.connectionManager = connectionManager;
+    }
+
+    @Override
+    public QueueConnection getConnection() {
+        try {
+            return (QueueConnection) connectionManager.allocateConnection(factory, null);
+        } catch (ResourceException e) {
+            throw new QueueException("cannot get a queue connection: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void setReference(Reference reference) {
+        this.reference = reference;
+    }
+
+    @Override
+    public Reference getReference() {
+        return reference;
+    }
+}

@@ -1,0 +1,66 @@
+package io.sqlqueue.outbound;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueException;
+import java.util.List;
+import java.util.Objects;
+
+/** What an application holds: a handle on a pooled {@link QueueManagedConnection}. */
+final class QueueConnectionHandle implements QueueConnection {
+
+    private volatile QueueManagedConnection managed;
+    private volatile boolean closed;
+
+    QueueConnectionHandle(QueueManagedConnection managed) {
+        this.managed = managed;
+    }
+
+    @Override
+    public long send(String queue, OutgoingMessage message) {
+        Objects.requireNonNull(message, "message");
+        return live().send(queue, List.of(message), false)[0];
+    }
+
+    @Override
+    public long[] sendAll(String queue, List<OutgoingMessage> messages) {
+        Objects.requireNonNull(messages, "messages");
+        return live().send(queue, messages, true);
+    }
+
+    private QueueManagedConnection live() {
+        QueueManagedConnection mc = managed;
+        if (closed || mc == null) {
+            throw new QueueException("this queue connection is closed");
+        }
+        return mc;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        QueueManagedConnection mc = managed;
+        if (mc != null) {
+            mc.closed(this);
+        }
+    }
+
+    /** Moves the handle to another managed connection; returns the one it had. */
+    QueueManagedConnection reassociate(QueueManagedConnection to) {
+        QueueManagedConnection previous = managed;
+        managed = to;
+        return previous;
+    }
+
+    /** The server cleaned up the managed connection: this handle is dead. */
+    void invalidate() {
+        managed = null;
+    }
+
+    boolean isClosed() {
+        return closed || managed == null;
+    }
+}

@@ -1,0 +1,372 @@
+package io.sqlqueue.outbound;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueException;
+import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.inbound.QueueResourceAdapter;
+import jakarta.resource.NotSupportedException;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConnectionEvent;
+import jakarta.resource.spi.ConnectionEventListener;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.LocalTransaction;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionMetaData;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
+import javax.security.auth.Subject;
+import javax.sql.XAConnection;
+import javax.transaction.xa.XAResource;
+
+/**
+ * One physical database connection (or, with {@code dataSourceJndiName}, none: each send borrows
+ * one from the server resource), pooled by the server. Handles ({@link QueueConnectionHandle})
+ * are what applications hold; the server moves them between managed connections.
+ */
+final class QueueManagedConnection implements ManagedConnection {
+
+    private final QueueManagedConnectionFactory factory;
+    private final XAConnection xaConnection;
+    private final Connection connection;
+    private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
+    private final Set<QueueConnectionHandle> handles = new LinkedHashSet<>();
+    /** Queues sent to inside the current local transaction: woken when it commits. */
+    private final Set<String> sentInLocalTransaction = new LinkedHashSet<>();
+    private boolean inLocalTransaction;
+    private volatile boolean destroyed;
+    private PrintWriter logWriter;
+
+    QueueManagedConnection(QueueManagedConnectionFactory factory, XAConnection xaConnection, Connection connection) {
+        this.factory = factory;
+        this.xaConnection = xaConnection;
+        this.connection = connection;
+    }
+
+    QueueManagedConnectionFactory factory() {
+        return factory;
+    }
+
+    boolean isUsable() {
+        return !destroyed;
+    }
+
+    String userName() {
+        try {
+            return connection == null ? null : connection.getMetaData().getUserName();
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    // ---- handles ------------------------------------------------------------------------------
+
+    @Override
+    public synchronized Object getConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
+        checkNotDestroyed();
+        QueueConnectionHandle handle = new QueueConnectionHandle(this);
+        handles.add(handle);
+        return handle;
+    }
+
+    @Override
+    public void associateConnection(Object h) throws ResourceException {
+        checkNotDestroyed();
+        if (!(h instanceof QueueConnectionHandle handle)) {
+            throw new ResourceException("not a queue connection handle: " + h);
+        }
+        QueueManagedConnection previous = handle.reassociate(this);
+        if (previous != null && previous != this) {
+            previous.forget(handle);
+        }
+        synchronized (this) {
+            handles.add(handle);
+        }
+    }
+
+    private synchronized void forget(QueueConnectionHandle handle) {
+        handles.remove(handle);
+    }
+
+    /** A handle was closed by the application: tell the server, which returns us to the pool. */
+    void closed(QueueConnectionHandle handle) {
+        forget(handle);
+        ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_CLOSED);
+        event.setConnectionHandle(handle);
+        for (ConnectionEventListener l : listeners) {
+            l.connectionClosed(event);
+        }
+    }
+
+    /** The connection broke: tell the server, which destroys us instead of pooling us again. */
+    private void broken(Exception cause) {
+        ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, cause);
+        for (ConnectionEventListener l : listeners) {
+            l.connectionErrorOccurred(event);
+        }
+    }
+
+    @Override
+    public void cleanup() throws ResourceException {
+        List<QueueConnectionHandle> invalid;
+        synchronized (this) {
+            invalid = new ArrayList<>(handles);
+            handles.clear();
+            sentInLocalTransaction.clear();
+            inLocalTransaction = false;
+        }
+        invalid.forEach(QueueConnectionHandle::invalidate);
+        if (connection != null && !destroyed) {
+            try {
+                if (!connection.getAutoCommit()) {
+                    connection.rollback(); // nothing half-done survives into the next borrower
+                    connection.setAutoCommit(true);
+                }
+            } catch (SQLException e) {
+                throw new ResourceException("cannot reset the queue connection: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public void destroy() throws ResourceException {
+        if (destroyed) {
+            return;
+        }
+        destroyed = true;
+        List<QueueConnectionHandle> invalid;
+        synchronized (this) {
+            invalid = new ArrayList<>(handles);
+            handles.clear();
+        }
+        invalid.forEach(QueueConnectionHandle::invalidate);
+        try {
+            if (xaConnection != null) {
+                xaConnection.close();
+            } else if (connection != null) {
+                connection.close();
+            }
+        } catch (SQLException e) {
+            QueueManagedConnectionFactory.log().log(Level.FINE, "closing a queue connection failed", e);
+        }
+    }
+
+    private void checkNotDestroyed() throws ResourceException {
+        if (destroyed) {
+            throw new ResourceException("this queue connection has been destroyed");
+        }
+    }
+
+    // ---- sending ------------------------------------------------------------------------------
+
+    long[] send(String queue, List<OutgoingMessage> messages, boolean batch) {
+        try {
+            long[] ids;
+            if (factory.usesServerDataSource()) {
+                // Borrowed inside the caller's transaction, so the server resource enlists it.
+                try (Connection c = factory.serverDataSource().getConnection()) {
+                    ids = sendOn(c, queue, messages, batch);
+                }
+            } else {
+                ids = sendOn(connection, queue, messages, batch);
+            }
+            afterSend(queue);
+            return ids;
+        } catch (SQLException e) {
+            if (isBroken(e)) {
+                broken(e);
+            }
+            throw new QueueException("cannot enqueue to '" + queue + "': " + e.getMessage(), e);
+        } catch (ResourceException e) {
+            throw new QueueException("cannot enqueue to '" + queue + "': " + e.getMessage(), e);
+        }
+    }
+
+    private long[] sendOn(Connection c, String queue, List<OutgoingMessage> messages, boolean batch)
+            throws SQLException {
+        QueueTable table = factory.queue(c, queue);
+        return batch ? table.sendAll(c, messages) : new long[] {table.send(c, messages.get(0))};
+    }
+
+    /** Is the physical connection unusable after this failure? (SQLSTATE class 08, or it says so.) */
+    private boolean isBroken(SQLException e) {
+        if (connection == null) {
+            return false; // a borrowed server connection: the server's own pool judges it
+        }
+        String state = e.getSQLState();
+        if (state != null && state.startsWith("08")) {
+            return true;
+        }
+        try {
+            return !connection.isValid(2);
+        } catch (SQLException notValid) {
+            return true;
+        }
+    }
+
+    /**
+     * Wakes the queue's pollers once the enqueue is committed: at JTA commit (a synchronization),
+     * at local commit, or at once in auto-commit.
+     */
+    private void afterSend(String queue) {
+        QueueResourceAdapter ra = factory.resourceAdapterOrNull();
+        TransactionSynchronizationRegistry registry = ra == null ? null : ra.transactionSynchronizationRegistry();
+        if (registry != null && registry.getTransactionKey() != null) {
+            registry.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        factory.enqueueCommitted(queue);
+                    }
+                }
+            });
+            return;
+        }
+        synchronized (this) {
+            if (inLocalTransaction) {
+                sentInLocalTransaction.add(queue);
+                return;
+            }
+        }
+        factory.enqueueCommitted(queue);
+    }
+
+    // ---- transactions -------------------------------------------------------------------------
+
+    @Override
+    public XAResource getXAResource() throws ResourceException {
+        if (xaConnection == null) {
+            throw new NotSupportedException(factory.usesServerDataSource()
+                    ? "with dataSourceJndiName the server JDBC resource enlists itself: use NoTransaction support"
+                    : "XA is off (useXA=false): use LocalTransaction or NoTransaction support");
+        }
+        try {
+            return xaConnection.getXAResource();
+        } catch (SQLException e) {
+            throw new ResourceException("cannot get the database's XAResource: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public LocalTransaction getLocalTransaction() throws ResourceException {
+        if (connection == null) {
+            throw new NotSupportedException(
+                    "with dataSourceJndiName the server JDBC resource enlists itself: use NoTransaction support");
+        }
+        return new LocalTransaction() {
+            @Override
+            public void begin() throws ResourceException {
+                try {
+                    connection.setAutoCommit(false);
+                } catch (SQLException e) {
+                    throw new ResourceException("cannot begin a local transaction: " + e.getMessage(), e);
+                }
+                synchronized (QueueManagedConnection.this) {
+                    inLocalTransaction = true;
+                    sentInLocalTransaction.clear();
+                }
+            }
+
+            @Override
+            public void commit() throws ResourceException {
+                end(true);
+            }
+
+            @Override
+            public void rollback() throws ResourceException {
+                end(false);
+            }
+        };
+    }
+
+    private void end(boolean commit) throws ResourceException {
+        List<String> committed;
+        try {
+            if (commit) {
+                connection.commit();
+            } else {
+                connection.rollback();
+            }
+            connection.setAutoCommit(true);
+        } catch (SQLException e) {
+            throw new ResourceException("cannot " + (commit ? "commit" : "roll back") + " the local transaction: "
+                    + e.getMessage(), e);
+        } finally {
+            synchronized (this) {
+                committed = commit ? new ArrayList<>(sentInLocalTransaction) : List.of();
+                sentInLocalTransaction.clear();
+                inLocalTransaction = false;
+            }
+        }
+        committed.forEach(factory::enqueueCommitted);
+    }
+
+    // ---- the rest of the contract -------------------------------------------------------------
+
+    @Override
+    public void addConnectionEventListener(ConnectionEventListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeConnectionEventListener(ConnectionEventListener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public ManagedConnectionMetaData getMetaData() {
+        return new ManagedConnectionMetaData() {
+            @Override
+            public String getEISProductName() throws ResourceException {
+                try {
+                    return connection == null ? "server JDBC resource " + factory.getDataSourceJndiName()
+                            : connection.getMetaData().getDatabaseProductName();
+                } catch (SQLException e) {
+                    throw new ResourceException(e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public String getEISProductVersion() throws ResourceException {
+                try {
+                    return connection == null ? "" : connection.getMetaData().getDatabaseProductVersion();
+                } catch (SQLException e) {
+                    throw new ResourceException(e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public int getMaxConnections() {
+                return 0; // no limit of our own
+            }
+
+            @Override
+            public String getUserName() {
+                return userName();
+            }
+        };
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+}

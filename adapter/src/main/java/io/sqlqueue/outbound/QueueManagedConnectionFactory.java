@@ -1,0 +1,308 @@
+package io.sqlqueue.outbound;
+
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueConnectionFactory;
+import io.sqlqueue.engine.Dialect;
+import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.RetryPolicy;
+import io.sqlqueue.inbound.QueueResourceAdapter;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.ConnectionDefinition;
+import jakarta.resource.spi.ConnectionManager;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.InvalidPropertyException;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionFactory;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterAssociation;
+import jakarta.resource.spi.ResourceAllocationException;
+import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.security.PasswordCredential;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.security.auth.Subject;
+import javax.sql.DataSource;
+import javax.sql.XAConnection;
+import javax.sql.XADataSource;
+
+/**
+ * Makes the physical connections behind {@link QueueConnectionFactory}: to the database named by
+ * {@code jdbcUrl} (XA or plain), or, with {@code dataSourceJndiName}, through a server JDBC
+ * resource. Its properties are what an admin sets on the connection pool; unset connection
+ * properties fall back to the resource adapter's.
+ */
+@ConnectionDefinition(
+        connectionFactory = QueueConnectionFactory.class,
+        connectionFactoryImpl = QueueConnectionFactoryImpl.class,
+        connection = QueueConnection.class,
+        connectionImpl = QueueConnectionHandle.class)
+public class QueueManagedConnectionFactory implements ManagedConnectionFactory, ResourceAdapterAssociation,
+        TransactionSupport {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(QueueManagedConnectionFactory.class.getName());
+
+    @ConfigProperty(description = "JDBC URL of the queue database: jdbc:sqlserver:..., jdbc:postgresql:... or"
+            + " jdbc:h2:... Empty: the resource adapter's jdbcUrl. Ignored when dataSourceJndiName is set.")
+    private String jdbcUrl = "";
+
+    @ConfigProperty(description = "Database user. Empty: the resource adapter's user.")
+    private String user = "";
+
+    @ConfigProperty(description = "Database password. Empty: the resource adapter's password.", confidential = true)
+    private String password = "";
+
+    @ConfigProperty(description = "JNDI name of a server JDBC resource to enqueue through instead of jdbcUrl"
+            + " (e.g. java:global/jdbc/orders, or java:/jdbc/orders on WildFly). Sends then join the caller's"
+            + " transaction the way that resource does: with a non-XA pool, the application's writes and the"
+            + " enqueue share one connection and one local transaction, without XA. Use the connection pool"
+            + " with NoTransaction support in this mode.")
+    private String dataSourceJndiName = "";
+
+    @ConfigProperty(description = "Open XA connections, for two-phase commit with other resources. Set to false"
+            + " where the database has no XA (SQL Server without MS DTC); the pool must then use LocalTransaction"
+            + " or NoTransaction.", defaultValue = "true")
+    private Boolean useXA = Boolean.TRUE;
+
+    private transient volatile QueueResourceAdapter resourceAdapter;
+    private transient volatile PrintWriter logWriter;
+    private transient volatile Object dataSource; // XADataSource, DataSource or the JNDI resource, made once
+    private transient volatile Dialect dialect;
+    private transient ConcurrentMap<String, QueueTable> queues = new ConcurrentHashMap<>();
+
+    @Override
+    public Object createConnectionFactory(ConnectionManager cm) {
+        return new QueueConnectionFactoryImpl(this, cm);
+    }
+
+    @Override
+    public Object createConnectionFactory() {
+        return new QueueConnectionFactoryImpl(this, new UnmanagedConnectionManager());
+    }
+
+    @Override
+    public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info)
+            throws ResourceException {
+        if (usesServerDataSource()) {
+            return new QueueManagedConnection(this, null, null);
+        }
+        String url = effective(jdbcUrl, resourceAdapter == null ? null : resourceAdapter.getJdbcUrl());
+        String dbUser = effective(user, resourceAdapter == null ? null : resourceAdapter.getUser());
+        String dbPassword = effective(password, resourceAdapter == null ? null : resourceAdapter.getPassword());
+        PasswordCredential credential = credential(subject);
+        if (credential != null) {
+            dbUser = credential.getUserName();
+            dbPassword = new String(credential.getPassword());
+        }
+        try {
+            if (Boolean.FALSE.equals(useXA)) {
+                DataSource ds = (DataSource) dataSource(url, dbUser, dbPassword, false);
+                Connection c = credential == null ? ds.getConnection() : ds.getConnection(dbUser, dbPassword);
+                return new QueueManagedConnection(this, null, c);
+            }
+            XADataSource ds = (XADataSource) dataSource(url, dbUser, dbPassword, true);
+            XAConnection xa = credential == null ? ds.getXAConnection() : ds.getXAConnection(dbUser, dbPassword);
+            return new QueueManagedConnection(this, xa, xa.getConnection());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidPropertyException(e.getMessage(), e);
+        } catch (SQLException e) {
+            // The driver's message names the cause (unknown host, authentication failed, ...) and
+            // no driver puts the password into it; the URL is printed without secrets.
+            throw new ResourceAllocationException("cannot connect to the queue database "
+                    + DriverDataSources.withoutSecrets(url) + " as user '" + dbUser + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static PasswordCredential credential(Subject subject) {
+        if (subject == null) {
+            return null;
+        }
+        Set<PasswordCredential> credentials = subject.getPrivateCredentials(PasswordCredential.class);
+        return credentials.isEmpty() ? null : credentials.iterator().next();
+    }
+
+    /** The driver's data source for the configured URL and user, made once. */
+    private Object dataSource(String url, String dbUser, String dbPassword, boolean xa) {
+        Object ds = dataSource;
+        if (ds == null) {
+            ds = xa ? DriverDataSources.xa(url, dbUser, dbPassword) : DriverDataSources.plain(url, dbUser, dbPassword);
+            dataSource = ds;
+        }
+        return ds;
+    }
+
+    /** The server JDBC resource named by dataSourceJndiName, looked up once. */
+    DataSource serverDataSource() throws ResourceException {
+        Object ds = dataSource;
+        if (ds == null) {
+            try {
+                ds = InitialContext.doLookup(dataSourceJndiName);
+            } catch (NamingException e) {
+                throw new ResourceException("dataSourceJndiName '" + dataSourceJndiName
+                        + "' names no JDBC resource: " + e.getMessage(), e);
+            }
+            if (!(ds instanceof DataSource)) {
+                throw new ResourceException("dataSourceJndiName '" + dataSourceJndiName + "' names a "
+                        + ds.getClass().getName() + ", not a javax.sql.DataSource");
+            }
+            dataSource = ds;
+        }
+        return (DataSource) ds;
+    }
+
+    boolean usesServerDataSource() {
+        return dataSourceJndiName != null && !dataSourceJndiName.isBlank();
+    }
+
+    /** The engine's view of a queue, by name, in the database behind {@code c}. */
+    QueueTable queue(Connection c, String name) throws SQLException {
+        Dialect d = dialect;
+        if (d == null) {
+            d = Dialect.of(c);
+            dialect = d;
+        }
+        Dialect found = d;
+        return queues.computeIfAbsent(name, n -> new QueueTable(found, n, null, RetryPolicy.DEFAULT));
+    }
+
+    /** Tells the resource adapter (and through it the queue's pollers) that an enqueue committed. */
+    void enqueueCommitted(String queue) {
+        QueueResourceAdapter ra = resourceAdapter;
+        if (ra != null) {
+            ra.enqueueCommitted(queue);
+        }
+    }
+
+    QueueResourceAdapter resourceAdapterOrNull() {
+        return resourceAdapter;
+    }
+
+    private static String effective(String own, String fallback) {
+        return own != null && !own.isEmpty() ? own : fallback;
+    }
+
+    @Override
+    public TransactionSupport.TransactionSupportLevel getTransactionSupport() {
+        // Through a server JDBC resource the resource does the enlisting: the pool must not.
+        if (usesServerDataSource()) {
+            return TransactionSupportLevel.NoTransaction;
+        }
+        return Boolean.FALSE.equals(useXA) ? TransactionSupportLevel.LocalTransaction
+                : TransactionSupportLevel.XATransaction;
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public ManagedConnection matchManagedConnections(Set connections, Subject subject, ConnectionRequestInfo info) {
+        PasswordCredential credential = credential(subject);
+        for (Object o : connections) {
+            if (o instanceof QueueManagedConnection mc && mc.factory() == this && mc.isUsable()
+                    && (credential == null || Objects.equals(credential.getUserName(), mc.userName()))) {
+                return mc;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter ra) {
+        if (!(ra instanceof QueueResourceAdapter q)) {
+            throw new IllegalArgumentException("expected the SQL queue resource adapter, got " + ra);
+        }
+        this.resourceAdapter = q;
+    }
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        queues = new ConcurrentHashMap<>();
+    }
+
+    // ---- configuration properties (JavaBean accessors) ----------------------------------------
+
+    public String getJdbcUrl() {
+        return jdbcUrl;
+    }
+
+    public void setJdbcUrl(String jdbcUrl) {
+        this.jdbcUrl = jdbcUrl == null ? "" : jdbcUrl.trim();
+    }
+
+    public String getUser() {
+        return user;
+    }
+
+    public void setUser(String user) {
+        this.user = user == null ? "" : user;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password == null ? "" : password;
+    }
+
+    public String getDataSourceJndiName() {
+        return dataSourceJndiName;
+    }
+
+    public void setDataSourceJndiName(String dataSourceJndiName) {
+        this.dataSourceJndiName = dataSourceJndiName == null ? "" : dataSourceJndiName.trim();
+    }
+
+    public Boolean getUseXA() {
+        return useXA;
+    }
+
+    public void setUseXA(Boolean useXA) {
+        this.useXA = useXA == null ? Boolean.TRUE : useXA;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof QueueManagedConnectionFactory f && jdbcUrl.equals(f.jdbcUrl) && user.equals(f.user)
+                && password.equals(f.password) && dataSourceJndiName.equals(f.dataSourceJndiName)
+                && useXA.equals(f.useXA);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(jdbcUrl, user, password, dataSourceJndiName, useXA);
+    }
+
+    @Override
+    public String toString() {
+        return "QueueManagedConnectionFactory[" + (usesServerDataSource() ? "dataSourceJndiName=" + dataSourceJndiName
+                : "jdbcUrl=" + DriverDataSources.withoutSecrets(jdbcUrl) + ", user=" + user + ", useXA=" + useXA) + "]";
+    }
+
+    static Logger log() {
+        return LOG;
+    }
+}

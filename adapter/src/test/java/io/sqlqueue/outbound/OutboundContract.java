@@ -1,0 +1,371 @@
+package io.sqlqueue.outbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueConnectionFactory;
+import io.sqlqueue.api.QueueException;
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.inbound.QueueResourceAdapter;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConnectionEvent;
+import jakarta.resource.spi.ConnectionEventListener;
+import jakarta.resource.spi.LocalTransaction;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.TransactionSupport.TransactionSupportLevel;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outbound JCA contract, driven the way a server drives it, against a real database: each
+ * subclass names one by JDBC URL. The server-side behaviour (pools, JTA) is tested in src-it.
+ */
+abstract class OutboundContract {
+
+    /** JDBC URL, user and password, or null URL when the database is not configured. */
+    protected abstract String[] database();
+
+    protected QueueManagedConnectionFactory mcf;
+    protected QueueResourceAdapter ra;
+    protected String queue;
+    private Connection admin;
+    private QueueTable table;
+    private final List<String> committedWakeUps = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        String[] db = database();
+        assumeTrue(db[0] != null, "the database for these tests is not configured: skipped");
+        ra = new QueueResourceAdapter();
+        ra.addEnqueueListener(committedWakeUps::add);
+        mcf = new QueueManagedConnectionFactory();
+        mcf.setJdbcUrl(db[0]);
+        mcf.setUser(db[1]);
+        mcf.setPassword(db[2]);
+        mcf.setResourceAdapter(ra);
+        admin = DriverDataSources.plain(db[0], db[1], db[2]).getConnection();
+        queue = "out_" + Long.toHexString(System.nanoTime());
+        table = QueueTable.open(admin, queue);
+        table.createIfMissing(admin);
+    }
+
+    @AfterEach
+    void tearDown() throws SQLException {
+        if (admin == null) {
+            return;
+        }
+        try (Statement s = admin.createStatement()) {
+            s.execute("DROP TABLE " + table.dialect().qualified(table.name()));
+            s.execute("DROP TABLE " + table.dialect().qualified(table.deadLetterName()));
+        }
+        admin.close();
+    }
+
+    private List<QueueMessage> drain() throws SQLException {
+        return table.claim(admin, 1000);
+    }
+
+    private QueueManagedConnection managed() throws ResourceException {
+        return (QueueManagedConnection) mcf.createManagedConnection(null, null);
+    }
+
+    // ---- sending ------------------------------------------------------------------------------
+
+    @Test
+    void outsideATransactionASendCommitsAtOnce() throws Exception {
+        QueueConnectionFactory factory = (QueueConnectionFactory) mcf.createConnectionFactory();
+        long id;
+        try (QueueConnection c = factory.getConnection()) {
+            id = c.send(queue, OutgoingMessage.text("hello").header("k", "v").priority(3).build());
+            long[] more = c.sendAll(queue, List.of(OutgoingMessage.text("a").build(), OutgoingMessage.text("b").build()));
+            assertEquals(2, more.length);
+        }
+        List<QueueMessage> got = drain();
+        assertEquals(List.of("hello", "a", "b"), got.stream().map(QueueMessage::text).toList());
+        assertEquals(id, got.get(0).id());
+        assertEquals("v", got.get(0).headers().get("k"));
+        assertEquals(List.of(queue, queue), committedWakeUps, "one wake-up per committed send call");
+    }
+
+    @Test
+    void aLocalTransactionCommitsOrRollsBackTheSendsAndWakesOnlyOnCommit() throws Exception {
+        QueueManagedConnection mc = managed();
+        QueueConnection handle = (QueueConnection) mc.getConnection(null, null);
+        LocalTransaction tx = mc.getLocalTransaction();
+
+        tx.begin();
+        handle.send(queue, "rolled back");
+        tx.rollback();
+        assertTrue(drain().isEmpty());
+        assertTrue(committedWakeUps.isEmpty(), "no wake-up for a rolled-back enqueue");
+
+        tx.begin();
+        handle.send(queue, "committed");
+        assertTrue(committedWakeUps.isEmpty(), "no wake-up before the commit");
+        tx.commit();
+        assertEquals(List.of("committed"), drain().stream().map(QueueMessage::text).toList());
+        assertEquals(List.of(queue), committedWakeUps);
+        mc.destroy();
+    }
+
+    @Test
+    void xaTwoPhaseCommitAndRollback() throws Exception {
+        QueueManagedConnection mc = managed();
+        QueueConnection handle = (QueueConnection) mc.getConnection(null, null);
+        XAResource xa = mc.getXAResource();
+
+        Xid rolledBack = xid();
+        xa.start(rolledBack, XAResource.TMNOFLAGS);
+        handle.send(queue, "rolled back");
+        xa.end(rolledBack, XAResource.TMSUCCESS);
+        assertEquals(XAResource.XA_OK, xa.prepare(rolledBack));
+        xa.rollback(rolledBack);
+        assertTrue(drain().isEmpty());
+
+        Xid committed = xid();
+        xa.start(committed, XAResource.TMNOFLAGS);
+        handle.send(queue, "committed");
+        xa.end(committed, XAResource.TMSUCCESS);
+        assertEquals(XAResource.XA_OK, xa.prepare(committed));
+        assertTrue(drain().isEmpty(), "prepared is not committed");
+        xa.commit(committed, false);
+        assertEquals(List.of("committed"), drain().stream().map(QueueMessage::text).toList());
+        mc.destroy();
+    }
+
+    private static Xid xid() {
+        byte[] gtrid = ByteBuffer.allocate(16).putLong(System.nanoTime()).putLong(ThreadLocalRandom.current().nextLong())
+                .array();
+        return new Xid() {
+            @Override
+            public int getFormatId() {
+                return 0x5351;
+            }
+
+            @Override
+            public byte[] getGlobalTransactionId() {
+                return gtrid;
+            }
+
+            @Override
+            public byte[] getBranchQualifier() {
+                return new byte[] {1};
+            }
+        };
+    }
+
+    @Test
+    void badMessagesAndQueueNamesFailBeforeAnythingIsWritten() throws Exception {
+        QueueConnectionFactory factory = (QueueConnectionFactory) mcf.createConnectionFactory();
+        try (QueueConnection c = factory.getConnection()) {
+            assertThrows(IllegalArgumentException.class, () -> c.send("orders; DROP TABLE x", "x"));
+            List<OutgoingMessage> withNull = new ArrayList<>(List.of(OutgoingMessage.text("a").build()));
+            withNull.add(null);
+            assertThrows(IllegalArgumentException.class, () -> c.sendAll(queue, withNull));
+            QueueException missing = assertThrows(QueueException.class, () -> c.send("no_such_queue", "x"));
+            assertTrue(missing.getMessage().contains("no_such_queue"), missing.getMessage());
+        }
+        assertTrue(drain().isEmpty());
+    }
+
+    // ---- connection management ----------------------------------------------------------------
+
+    @Test
+    void closingAHandleFiresClosedWithTheHandleOnce() throws Exception {
+        QueueManagedConnection mc = managed();
+        List<ConnectionEvent> events = new ArrayList<>();
+        mc.addConnectionEventListener(recorder(events));
+        QueueConnection handle = (QueueConnection) mc.getConnection(null, null);
+
+        handle.close();
+        handle.close();
+
+        assertEquals(1, events.size());
+        assertEquals(ConnectionEvent.CONNECTION_CLOSED, events.get(0).getId());
+        assertSame(handle, events.get(0).getConnectionHandle());
+        assertThrows(QueueException.class, () -> handle.send(queue, "after close"));
+        mc.destroy();
+    }
+
+    @Test
+    void eachGetConnectionIsANewHandleAndCleanupInvalidatesThemAll() throws Exception {
+        QueueManagedConnection mc = managed();
+        QueueConnection a = (QueueConnection) mc.getConnection(null, null);
+        QueueConnection b = (QueueConnection) mc.getConnection(null, null);
+        assertNotEquals(a, b);
+
+        mc.getLocalTransaction().begin();
+        a.send(queue, "left half-done");
+        mc.cleanup();
+
+        assertThrows(QueueException.class, () -> a.send(queue, "x"));
+        assertThrows(QueueException.class, () -> b.send(queue, "x"));
+        assertTrue(drain().isEmpty(), "cleanup rolls back what the last user left open");
+        QueueConnection fresh = (QueueConnection) mc.getConnection(null, null);
+        fresh.send(queue, "after cleanup");
+        assertEquals(1, drain().size(), "the physical connection is still usable, in auto-commit");
+        mc.destroy();
+        assertThrows(QueueException.class, () -> fresh.send(queue, "x"));
+        assertThrows(ResourceException.class, () -> mc.getConnection(null, null), "destroy closes it for good");
+    }
+
+    @Test
+    void associateConnectionMovesAHandle() throws Exception {
+        QueueManagedConnection first = managed();
+        QueueManagedConnection second = managed();
+        QueueConnection handle = (QueueConnection) first.getConnection(null, null);
+        second.associateConnection(handle);
+        first.destroy();
+
+        handle.send(queue, "through the second");
+        assertEquals(1, drain().size());
+        second.destroy();
+    }
+
+    @Test
+    void matchManagedConnectionsReturnsNullWhenNothingMatches() throws Exception {
+        QueueManagedConnection mine = managed();
+        QueueManagedConnectionFactory other = new QueueManagedConnectionFactory();
+        other.setJdbcUrl(mcf.getJdbcUrl());
+        other.setUser(mcf.getUser());
+        other.setPassword(mcf.getPassword());
+        other.setResourceAdapter(ra);
+        ManagedConnection theirs = other.createManagedConnection(null, null);
+
+        assertNull(mcf.matchManagedConnections(new HashSet<>(), null, null));
+        assertNull(mcf.matchManagedConnections(new HashSet<>(Set.of(theirs)), null, null));
+        assertNull(mcf.matchManagedConnections(new HashSet<>(Set.of("not a connection")), null, null));
+        assertSame(mine, mcf.matchManagedConnections(new HashSet<>(Set.of(theirs, mine)), null, null));
+        mine.destroy();
+        assertNull(mcf.matchManagedConnections(new HashSet<>(Set.of(mine)), null, null), "a destroyed one never");
+        theirs.destroy();
+    }
+
+    @Test
+    void aBadUrlOrPasswordIsAClearResourceExceptionWithoutThePassword() {
+        QueueManagedConnectionFactory bad = new QueueManagedConnectionFactory();
+        bad.setJdbcUrl("jdbc:mysql://127.0.0.1/x");
+        ResourceException e = assertThrows(ResourceException.class, () -> bad.createManagedConnection(null, null));
+        assertTrue(e.getMessage().contains("jdbcUrl must start with"), e.getMessage());
+
+        QueueManagedConnectionFactory wrong = new QueueManagedConnectionFactory();
+        wrong.setJdbcUrl(mcf.getJdbcUrl());
+        wrong.setUser(mcf.getUser());
+        wrong.setPassword("Wr0ng-S3cret-Pass");
+        e = assertThrows(ResourceException.class, () -> wrong.createManagedConnection(null, null));
+        assertTrue(e.getMessage().contains("cannot connect to the queue database"), e.getMessage());
+        assertFalse(e.getMessage().contains("Wr0ng-S3cret-Pass"), e.getMessage());
+        assertFalse(String.valueOf(e.getCause()).contains("Wr0ng-S3cret-Pass"));
+
+        QueueException fromFactory = assertThrows(QueueException.class,
+                () -> ((QueueConnectionFactory) wrong.createConnectionFactory()).getConnection());
+        assertTrue(fromFactory.getMessage().startsWith("cannot get a queue connection: cannot connect"),
+                fromFactory.getMessage());
+    }
+
+    // ---- configuration ------------------------------------------------------------------------
+
+    @Test
+    void factoriesAreEqualByConfigurationAndSerializable() throws Exception {
+        QueueManagedConnectionFactory same = new QueueManagedConnectionFactory();
+        same.setJdbcUrl(mcf.getJdbcUrl());
+        same.setUser(mcf.getUser());
+        same.setPassword(mcf.getPassword());
+        assertEquals(mcf, same);
+        assertEquals(mcf.hashCode(), same.hashCode());
+        same.setUseXA(false);
+        assertNotEquals(mcf, same);
+
+        QueueResourceAdapter a = new QueueResourceAdapter();
+        QueueResourceAdapter b = new QueueResourceAdapter();
+        a.setJdbcUrl("jdbc:h2:mem:x");
+        b.setJdbcUrl("jdbc:h2:mem:x");
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+
+        Object factory = mcf.createConnectionFactory();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(factory);
+        }
+        Object copy = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray())).readObject();
+        assertInstanceOf(QueueConnectionFactory.class, copy);
+    }
+
+    @Test
+    void transactionSupportFollowsTheConfiguration() {
+        assertEquals(TransactionSupportLevel.XATransaction, mcf.getTransactionSupport());
+        mcf.setUseXA(false);
+        assertEquals(TransactionSupportLevel.LocalTransaction, mcf.getTransactionSupport());
+        mcf.setDataSourceJndiName("java:global/jdbc/app");
+        assertEquals(TransactionSupportLevel.NoTransaction, mcf.getTransactionSupport());
+    }
+
+    @Test
+    void withoutXaTheConnectionIsPlainAndSaysSo() throws Exception {
+        mcf.setUseXA(false);
+        QueueManagedConnection mc = managed();
+        ResourceException e = assertThrows(ResourceException.class, mc::getXAResource);
+        assertTrue(e.getMessage().contains("useXA=false"), e.getMessage());
+        LocalTransaction tx = mc.getLocalTransaction();
+        tx.begin();
+        ((QueueConnection) mc.getConnection(null, null)).send(queue, "local");
+        tx.commit();
+        assertEquals(1, drain().size());
+        mc.destroy();
+    }
+
+    static ConnectionEventListener recorder(List<ConnectionEvent> events) {
+        return new ConnectionEventListener() {
+            @Override
+            public void connectionClosed(ConnectionEvent event) {
+                events.add(event);
+            }
+
+            @Override
+            public void connectionErrorOccurred(ConnectionEvent event) {
+                events.add(event);
+            }
+
+            @Override
+            public void localTransactionStarted(ConnectionEvent event) {
+            }
+
+            @Override
+            public void localTransactionCommitted(ConnectionEvent event) {
+            }
+
+            @Override
+            public void localTransactionRolledback(ConnectionEvent event) {
+            }
+        };
+    }
+}
