@@ -1,0 +1,275 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.RetryPolicy;
+import io.sqlqueue.engine.TableName;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.InvalidPropertyException;
+import jakarta.resource.spi.ResourceAdapter;
+import java.time.Duration;
+
+/**
+ * A message-driven bean's activation properties ({@code @ActivationConfigProperty}): which queue
+ * it consumes, where the database is, and how it polls, retries and dead-letters. Validated by
+ * {@link #validate()}, whose messages name the property and the allowed range. A JavaBean with
+ * identity equality, as the Connectors specification asks. (The {@code @Activation} binding to the
+ * listener interfaces comes with message delivery.)
+ */
+public class QueueActivationSpec implements ActivationSpec {
+
+    @ConfigProperty(description = "The queue table to consume: orders or schema.orders (letters, digits and"
+            + " underscores). Required.")
+    private String queue;
+
+    @ConfigProperty(description = "JDBC URL of the queue database; empty: the resource adapter's jdbcUrl."
+            + " Ignored when dataSourceJndiName is set.")
+    private String jdbcUrl = "";
+
+    @ConfigProperty(description = "Database user; empty: the resource adapter's user.")
+    private String user = "";
+
+    @ConfigProperty(description = "Database password; empty: the resource adapter's password.", confidential = true)
+    private String password = "";
+
+    @ConfigProperty(description = "JNDI name of a server JDBC resource to claim through, inside the bean's"
+            + " transaction: when the bean writes to the same resource, its writes and the dequeue share one"
+            + " connection and one local transaction, exactly once without XA.")
+    private String dataSourceJndiName = "";
+
+    @ConfigProperty(description = "Deliveries in flight at once, 1 to 256.", defaultValue = "4")
+    private Integer maxConcurrency = 4;
+
+    @ConfigProperty(description = "Messages per transaction for a BatchQueueListener, 1 to 1000.",
+            defaultValue = "1")
+    private Integer batchSize = 1;
+
+    @ConfigProperty(description = "Milliseconds an idle poller first waits between looks, 10 to 60000.",
+            defaultValue = "200")
+    private Long pollInterval = 200L;
+
+    @ConfigProperty(description = "Milliseconds an idle poller waits at most between looks (the wait doubles"
+            + " while the queue stays empty), pollInterval to 600000.", defaultValue = "5000")
+    private Long maxPollInterval = 5000L;
+
+    @ConfigProperty(description = "Deliveries before a failing message moves to the dead-letter table, 1 to"
+            + " 1000.", defaultValue = "5")
+    private Integer maxAttempts = 5;
+
+    @ConfigProperty(description = "Milliseconds before the first retry of a failed message; doubles with"
+            + " each failure. 0 to 86400000.", defaultValue = "1000")
+    private Long retryBackoff = 1000L;
+
+    @ConfigProperty(description = "Milliseconds the retry back-off grows to at most, retryBackoff to"
+            + " 31536000000 (a year).", defaultValue = "300000")
+    private Long maxRetryBackoff = 300_000L;
+
+    @ConfigProperty(description = "Milliseconds a message stays invisible to others while a bean without a"
+            + " transaction works on it, 1000 to 86400000. Longer than the slowest delivery.",
+            defaultValue = "60000")
+    private Long leaseTime = 60_000L;
+
+    @ConfigProperty(description = "The dead-letter table; empty: the queue's name + _dlq.")
+    private String deadLetterQueue = "";
+
+    @ConfigProperty(description = "Create the queue and dead-letter tables at activation when missing.",
+            defaultValue = "true")
+    private Boolean createQueue = Boolean.TRUE;
+
+    private ResourceAdapter resourceAdapter;
+
+    /**
+     * Checks every property.
+     *
+     * @throws InvalidPropertyException naming the first property that is wrong and what is allowed
+     */
+    @Override
+    public void validate() throws InvalidPropertyException {
+        if (queue == null || queue.isBlank()) {
+            throw invalid("queue", "is required: the queue table to consume, e.g. orders");
+        }
+        name("queue", queue);
+        if (!deadLetterQueue.isEmpty()) {
+            name("deadLetterQueue", deadLetterQueue);
+            if (TableName.parse(deadLetterQueue).equals(TableName.parse(queue))) {
+                throw invalid("deadLetterQueue", "must differ from the queue, both are '" + queue + "'");
+            }
+        }
+        range("maxConcurrency", maxConcurrency, 1, 256);
+        range("batchSize", batchSize, 1, QueueTable.MAX_CLAIM);
+        range("pollInterval", pollInterval, 10, 60_000);
+        range("maxPollInterval", maxPollInterval, pollInterval, 600_000);
+        range("maxAttempts", maxAttempts, 1, 1000);
+        range("retryBackoff", retryBackoff, 0, 86_400_000L);
+        range("maxRetryBackoff", maxRetryBackoff, retryBackoff, RetryPolicy.MAX_BACKOFF.toMillis());
+        range("leaseTime", leaseTime, 1000, QueueTable.MAX_LEASE.toMillis());
+    }
+
+    private static void name(String property, String value) throws InvalidPropertyException {
+        try {
+            TableName.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid(property, "is not valid: " + e.getMessage());
+        }
+    }
+
+    private static void range(String property, Number value, long min, long max) throws InvalidPropertyException {
+        if (value == null || value.longValue() < min || value.longValue() > max) {
+            throw invalid(property, "must be between " + min + " and " + max + ", was " + value);
+        }
+    }
+
+    private static InvalidPropertyException invalid(String property, String problem) {
+        return new InvalidPropertyException("activation property " + property + " " + problem);
+    }
+
+    /** The retry settings as the engine takes them (after {@link #validate()}). */
+    public RetryPolicy retryPolicy() {
+        return new RetryPolicy(maxAttempts, Duration.ofMillis(retryBackoff), Duration.ofMillis(maxRetryBackoff));
+    }
+
+    /** The effective configuration for the activation's log line: no password. */
+    @Override
+    public String toString() {
+        return "queue=" + queue + (dataSourceJndiName.isEmpty() ? (jdbcUrl.isEmpty() ? "" : ", jdbcUrl="
+                + io.sqlqueue.engine.DriverDataSources.withoutSecrets(jdbcUrl) + ", user=" + user)
+                : ", dataSourceJndiName=" + dataSourceJndiName)
+                + ", maxConcurrency=" + maxConcurrency + ", batchSize=" + batchSize + ", pollInterval=" + pollInterval
+                + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
+                + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime
+                + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
+                        : deadLetterQueue) + ", createQueue=" + createQueue;
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter resourceAdapter) {
+        this.resourceAdapter = resourceAdapter;
+    }
+
+    // ---- JavaBean properties ------------------------------------------------------------------
+
+    public String getQueue() {
+        return queue;
+    }
+
+    public void setQueue(String queue) {
+        this.queue = queue == null ? null : queue.trim();
+    }
+
+    public String getJdbcUrl() {
+        return jdbcUrl;
+    }
+
+    public void setJdbcUrl(String jdbcUrl) {
+        this.jdbcUrl = jdbcUrl == null ? "" : jdbcUrl.trim();
+    }
+
+    public String getUser() {
+        return user;
+    }
+
+    public void setUser(String user) {
+        this.user = user == null ? "" : user;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password == null ? "" : password;
+    }
+
+    public String getDataSourceJndiName() {
+        return dataSourceJndiName;
+    }
+
+    public void setDataSourceJndiName(String dataSourceJndiName) {
+        this.dataSourceJndiName = dataSourceJndiName == null ? "" : dataSourceJndiName.trim();
+    }
+
+    public Integer getMaxConcurrency() {
+        return maxConcurrency;
+    }
+
+    public void setMaxConcurrency(Integer maxConcurrency) {
+        this.maxConcurrency = maxConcurrency;
+    }
+
+    public Integer getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(Integer batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public Long getPollInterval() {
+        return pollInterval;
+    }
+
+    public void setPollInterval(Long pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    public Long getMaxPollInterval() {
+        return maxPollInterval;
+    }
+
+    public void setMaxPollInterval(Long maxPollInterval) {
+        this.maxPollInterval = maxPollInterval;
+    }
+
+    public Integer getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    public void setMaxAttempts(Integer maxAttempts) {
+        this.maxAttempts = maxAttempts;
+    }
+
+    public Long getRetryBackoff() {
+        return retryBackoff;
+    }
+
+    public void setRetryBackoff(Long retryBackoff) {
+        this.retryBackoff = retryBackoff;
+    }
+
+    public Long getMaxRetryBackoff() {
+        return maxRetryBackoff;
+    }
+
+    public void setMaxRetryBackoff(Long maxRetryBackoff) {
+        this.maxRetryBackoff = maxRetryBackoff;
+    }
+
+    public Long getLeaseTime() {
+        return leaseTime;
+    }
+
+    public void setLeaseTime(Long leaseTime) {
+        this.leaseTime = leaseTime;
+    }
+
+    public String getDeadLetterQueue() {
+        return deadLetterQueue;
+    }
+
+    public void setDeadLetterQueue(String deadLetterQueue) {
+        this.deadLetterQueue = deadLetterQueue == null ? "" : deadLetterQueue.trim();
+    }
+
+    public Boolean getCreateQueue() {
+        return createQueue;
+    }
+
+    public void setCreateQueue(Boolean createQueue) {
+        this.createQueue = createQueue == null ? Boolean.TRUE : createQueue;
+    }
+}

@@ -1,0 +1,76 @@
+package io.sqlqueue.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sqlqueue.engine.RetryPolicy;
+import jakarta.resource.spi.InvalidPropertyException;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class QueueActivationSpecTest {
+
+    private static QueueActivationSpec spec(Consumer<QueueActivationSpec> change) {
+        QueueActivationSpec s = new QueueActivationSpec();
+        s.setQueue("orders");
+        change.accept(s);
+        return s;
+    }
+
+    private static String problem(Consumer<QueueActivationSpec> change) {
+        return assertThrows(InvalidPropertyException.class, () -> spec(change).validate()).getMessage();
+    }
+
+    @Test
+    void theDefaultsAreValidAndSane() throws Exception {
+        QueueActivationSpec s = spec(x -> { });
+        s.validate();
+        assertEquals(4, s.getMaxConcurrency());
+        assertEquals(1, s.getBatchSize());
+        assertEquals(new RetryPolicy(5, Duration.ofSeconds(1), Duration.ofMinutes(5)), s.retryPolicy());
+        assertTrue(s.getCreateQueue());
+    }
+
+    @Test
+    void everyBadValueNamesItsPropertyAndTheAllowedRange() {
+        assertEquals("activation property queue is required: the queue table to consume, e.g. orders",
+                problem(s -> s.setQueue(null)));
+        assertTrue(problem(s -> s.setQueue("orders; DROP TABLE x")).startsWith("activation property queue is not valid"));
+        assertTrue(problem(s -> s.setDeadLetterQueue("a]b")).startsWith("activation property deadLetterQueue"));
+        assertTrue(problem(s -> s.setDeadLetterQueue("orders")).contains("must differ from the queue"));
+        assertEquals("activation property maxConcurrency must be between 1 and 256, was 0",
+                problem(s -> s.setMaxConcurrency(0)));
+        assertEquals("activation property batchSize must be between 1 and 1000, was 5000",
+                problem(s -> s.setBatchSize(5000)));
+        assertEquals("activation property maxAttempts must be between 1 and 1000, was 0",
+                problem(s -> s.setMaxAttempts(0)));
+        assertEquals("activation property maxPollInterval must be between 200 and 600000, was 100",
+                problem(s -> s.setMaxPollInterval(100L)));
+        assertEquals("activation property pollInterval must be between 10 and 60000, was null",
+                problem(s -> s.setPollInterval(null)));
+        assertTrue(problem(s -> s.setMaxRetryBackoff(10L)).startsWith("activation property maxRetryBackoff"));
+        assertTrue(problem(s -> s.setLeaseTime(5L)).startsWith("activation property leaseTime"));
+        assertDoesNotThrow(() -> spec(s -> s.setQueue("sales.orders")).validate());
+    }
+
+    @Test
+    void theLogLineNeverShowsThePassword() {
+        QueueActivationSpec s = spec(x -> {
+            x.setJdbcUrl("jdbc:sqlserver://db;databaseName=shop;password=Secr3t-In-Url");
+            x.setUser("shop");
+            x.setPassword("Secr3t-Property");
+        });
+        assertFalse(s.toString().contains("Secr3t"), s.toString());
+        assertTrue(s.toString().contains("queue=orders"));
+    }
+
+    @Test
+    void specsKeepIdentityEquality() {
+        assertNotEquals(spec(x -> { }), spec(x -> { }));
+    }
+}
