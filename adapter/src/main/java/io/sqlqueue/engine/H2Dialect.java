@@ -71,7 +71,7 @@ final class H2Dialect extends Dialect {
 
     @Override
     SqlTemplate createLock() {
-        return null; // H2 serializes DDL itself
+        return null; // none in H2: createIfMissing retries when a concurrent creator wins
     }
 
     @Override
@@ -96,13 +96,21 @@ final class H2Dialect extends Dialect {
                 + " OFFSET :offset ROWS FETCH FIRST :n ROWS ONLY";
     }
 
-    /** Locks the rows of :ids that no other transaction holds, and returns them. */
+    /**
+     * Locks the rows of :ids that no other transaction holds and that are still ready (another
+     * consumer may have leased or taken one since the candidates were read), and returns them.
+     */
     private static String lockIds(String q) {
-        return "SELECT id FROM " + q + " WHERE id = ANY(:ids) FOR UPDATE SKIP LOCKED";
+        return "SELECT id FROM " + q + " WHERE " + stillReady() + " FOR UPDATE SKIP LOCKED";
+    }
+
+    /** Re-checked by the lock and by the claim itself, against the latest committed rows. */
+    private static String stillReady() {
+        return "id = ANY(:ids) AND visible_at <= CURRENT_TIMESTAMP";
     }
 
     private String next(String q) {
-        return "id = ANY(:ids)";
+        return stillReady();
     }
 
     /**
@@ -150,6 +158,28 @@ final class H2Dialect extends Dialect {
     String lease(String q) {
         return "SELECT " + messageColumns("") + " FROM FINAL TABLE (UPDATE " + q + " SET visible_at = "
                 + nowPlus("lease") + ", attempts = attempts + 1, lease_token = :token WHERE " + next(q) + ")";
+    }
+
+    /**
+     * The H2 claim is several statements (see {@link #prepareClaim}), so its row locks must hold
+     * until the claim's last statement: in auto-commit it runs in a transaction of its own.
+     */
+    @Override
+    <T> T withClaimIsolation(Connection c, SqlCall<T> call) throws SQLException {
+        if (!c.getAutoCommit()) {
+            return call.run();
+        }
+        c.setAutoCommit(false);
+        try {
+            T result = call.run();
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
     }
 
     @Override

@@ -99,25 +99,38 @@ public final class QueueTable {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try {
-            if (sql.createLock() != null) {
-                String resource = "sqlqueue:" + name;
-                try (SqlTemplate.Bound lock = sql.createLock().prepare(c)) {
-                    lock.setString("resource", resource).setLong("key", resource.hashCode());
-                    lock.statement().execute();
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    createOnce(c);
+                    return;
+                } catch (SQLException e) {
+                    c.rollback();
+                    if (attempt == 3) {
+                        throw e;
+                    }
+                    // Another server created an object between our check and our CREATE (H2 has no
+                    // lock for this); the next attempt finds it there.
                 }
             }
-            try (Statement s = c.createStatement()) {
-                for (String ddl : sql.create()) {
-                    s.execute(ddl);
-                }
-            }
-            c.commit();
-        } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
         } finally {
             c.setAutoCommit(autoCommit);
         }
+    }
+
+    private void createOnce(Connection c) throws SQLException {
+        if (sql.createLock() != null) {
+            String resource = "sqlqueue:" + name;
+            try (SqlTemplate.Bound lock = sql.createLock().prepare(c)) {
+                lock.setString("resource", resource).setLong("key", resource.hashCode());
+                lock.statement().execute();
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            for (String ddl : sql.create()) {
+                s.execute(ddl);
+            }
+        }
+        c.commit();
     }
 
     /**

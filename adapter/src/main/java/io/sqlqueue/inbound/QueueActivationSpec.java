@@ -1,8 +1,11 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.api.BatchQueueListener;
+import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
 import io.sqlqueue.engine.TableName;
+import jakarta.resource.spi.Activation;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.spi.InvalidPropertyException;
@@ -13,9 +16,9 @@ import java.time.Duration;
  * A message-driven bean's activation properties ({@code @ActivationConfigProperty}): which queue
  * it consumes, where the database is, and how it polls, retries and dead-letters. Validated by
  * {@link #validate()}, whose messages name the property and the allowed range. A JavaBean with
- * identity equality, as the Connectors specification asks. (The {@code @Activation} binding to the
- * listener interfaces comes with message delivery.)
+ * identity equality, as the Connectors specification asks.
  */
+@Activation(messageListeners = {QueueListener.class, BatchQueueListener.class})
 public class QueueActivationSpec implements ActivationSpec {
 
     @ConfigProperty(description = "The queue table to consume: orders or schema.orders (letters, digits and"
@@ -36,6 +39,12 @@ public class QueueActivationSpec implements ActivationSpec {
             + " transaction: when the bean writes to the same resource, its writes and the dequeue share one"
             + " connection and one local transaction, exactly once without XA.")
     private String dataSourceJndiName = "";
+
+    @ConfigProperty(description = "Claim through XA connections, so the dequeue commits in two phases with the"
+            + " bean's other resources. false where the database has no XA (SQL Server without MS DTC): the"
+            + " claim is then a one-phase resource, exact when it is the transaction's only resource.",
+            defaultValue = "true")
+    private Boolean useXA = Boolean.TRUE;
 
     @ConfigProperty(description = "Deliveries in flight at once, 1 to 256.", defaultValue = "4")
     private Integer maxConcurrency = 4;
@@ -133,7 +142,7 @@ public class QueueActivationSpec implements ActivationSpec {
     public String toString() {
         return "queue=" + queue + (dataSourceJndiName.isEmpty() ? (jdbcUrl.isEmpty() ? "" : ", jdbcUrl="
                 + io.sqlqueue.engine.DriverDataSources.withoutSecrets(jdbcUrl) + ", user=" + user)
-                : ", dataSourceJndiName=" + dataSourceJndiName)
+                : ", dataSourceJndiName=" + dataSourceJndiName) + ", useXA=" + useXA
                 + ", maxConcurrency=" + maxConcurrency + ", batchSize=" + batchSize + ", pollInterval=" + pollInterval
                 + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
                 + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime
@@ -191,6 +200,14 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setDataSourceJndiName(String dataSourceJndiName) {
         this.dataSourceJndiName = dataSourceJndiName == null ? "" : dataSourceJndiName.trim();
+    }
+
+    public Boolean getUseXA() {
+        return useXA;
+    }
+
+    public void setUseXA(Boolean useXA) {
+        this.useXA = useXA == null ? Boolean.TRUE : useXA;
     }
 
     public Integer getMaxConcurrency() {

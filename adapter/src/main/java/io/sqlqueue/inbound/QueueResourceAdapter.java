@@ -11,7 +11,11 @@ import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.TransactionSupport;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
@@ -46,7 +50,16 @@ public class QueueResourceAdapter implements ResourceAdapter {
     @ConfigProperty(description = "Default database password.", confidential = true)
     private String password = "";
 
+    /** How long deactivation waits for deliveries in flight (servers allow about 30 s in all). */
+    static final Duration DEACTIVATION_WAIT = Duration.ofSeconds(20);
+
     private volatile BootstrapContext context;
+    private final Map<Key, QueueActivation> activations = new ConcurrentHashMap<>();
+    private final List<DeliveryConnections.Channel> recoveryChannels = new CopyOnWriteArrayList<>();
+
+    /** An activation's identity: the endpoint factory and the spec (which keeps identity equality). */
+    private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
+    }
     private final List<EnqueueListener> enqueueListeners = new CopyOnWriteArrayList<>();
 
     @Override
@@ -58,24 +71,81 @@ public class QueueResourceAdapter implements ResourceAdapter {
 
     @Override
     public void stop() {
+        for (QueueActivation a : activations.values()) {
+            a.requestStop();
+        }
+        for (QueueActivation a : activations.values()) {
+            a.stop(DEACTIVATION_WAIT);
+        }
+        activations.clear();
+        for (DeliveryConnections.Channel channel : recoveryChannels) {
+            try {
+                channel.close();
+            } catch (Exception e) {
+                LOG.log(Level.FINE, "closing a recovery connection failed", e);
+            }
+        }
+        recoveryChannels.clear();
         enqueueListeners.clear();
         context = null;
         LOG.info("SQL queue resource adapter stopped");
     }
 
+    /**
+     * Validates the bean's activation properties and schedules its poller; returns at once, even
+     * when the database is down (the poller waits for it).
+     */
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
-        throw new NotSupportedException("message-driven beans are not supported by this version of the adapter");
+        if (!(spec instanceof QueueActivationSpec queueSpec)) {
+            throw new NotSupportedException("expected a " + QueueActivationSpec.class.getName() + ", got " + spec);
+        }
+        BootstrapContext c = context;
+        if (c == null) {
+            throw new IllegalStateException("the resource adapter is not started");
+        }
+        queueSpec.validate();
+        QueueActivation activation = new QueueActivation(this, c.getWorkManager(), factory, queueSpec,
+                DeliveryConnections.of(queueSpec, this));
+        activations.put(new Key(factory, queueSpec), activation);
+        try {
+            activation.start();
+        } catch (ResourceException e) {
+            activations.remove(new Key(factory, queueSpec));
+            throw e;
+        }
     }
 
+    /** Stops the poller and waits (bounded) for deliveries in flight; leaves no work behind. */
     @Override
     public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
-        // nothing was activated
+        QueueActivation activation = activations.remove(new Key(factory, spec));
+        if (activation != null) {
+            activation.stop(DEACTIVATION_WAIT);
+        }
     }
 
+    /**
+     * XAResources for the server's recovery of in-doubt dequeues: one per activation that claims
+     * through its own XA connections. (A server JDBC resource is recovered by the server itself.)
+     */
     @Override
-    public XAResource[] getXAResources(ActivationSpec[] specs) {
-        return new XAResource[0];
+    public XAResource[] getXAResources(ActivationSpec[] specs) throws ResourceException {
+        List<XAResource> resources = new ArrayList<>();
+        for (ActivationSpec spec : specs) {
+            if (spec instanceof QueueActivationSpec q && q.getDataSourceJndiName().isEmpty()
+                    && !Boolean.FALSE.equals(q.getUseXA())) {
+                try {
+                    DeliveryConnections.Channel channel = DeliveryConnections.of(q, this).channel();
+                    recoveryChannels.add(channel);
+                    resources.add(channel.xaResource());
+                } catch (java.sql.SQLException e) {
+                    throw new ResourceException("cannot open a recovery connection for queue " + q.getQueue() + ": "
+                            + e.getMessage(), e);
+                }
+            }
+        }
+        return resources.toArray(XAResource[]::new);
     }
 
     /** The server's registry, to learn when a transaction commits; null before start or outside a server. */

@@ -435,6 +435,43 @@ abstract class QueueContract {
         assertEquals(0, count(q.dialect().qualified(q.name())));
     }
 
+    @Test
+    void concurrentLeasesInAutoCommitNeverShareAMessage() throws Exception {
+        int messages = 2000;
+        List<OutgoingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            batch.add(text("m" + i));
+        }
+        queue.sendAll(connection, batch);
+        Set<Long> leased = ConcurrentHashMap.newKeySet();
+        AtomicInteger twice = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> consumers = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                consumers.add(pool.submit(() -> {
+                    try (Connection c = database().connect()) { // auto-commit, as a non-transacted consumer
+                        for (List<LeasedMessage> got; !(got = queue.lease(c, 3, Duration.ofMinutes(5))).isEmpty(); ) {
+                            for (LeasedMessage m : got) {
+                                if (!leased.add(m.message().id())) {
+                                    twice.incrementAndGet();
+                                }
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : consumers) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0, twice.get(), "messages leased by two consumers at once");
+        assertEquals(messages, leased.size());
+    }
+
     // ---- transacted failure accounting --------------------------------------------------------
 
     @Test

@@ -1,0 +1,217 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.api.BatchQueueListener;
+import io.sqlqueue.api.QueueListener;
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.FailureOutcome;
+import io.sqlqueue.engine.LeasedMessage;
+import io.sqlqueue.engine.QueueTable;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.UnavailableException;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.resource.spi.work.Work;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+
+/**
+ * One delivery thread: takes an endpoint and delivers message after message (one
+ * {@code beforeDelivery}/{@code afterDelivery} pair each, all on this thread) until the queue is
+ * empty or the activation stops.
+ *
+ * <p>Transacted: the claim runs after {@code beforeDelivery}, inside the bean's transaction, so
+ * the container's commit consumes the message and its rollback returns it. The outcome is read
+ * from a transaction synchronization, never guessed from exceptions; after a rollback the failure
+ * is recorded in a short transaction of its own. Not transacted: the message is leased first, then
+ * acknowledged when {@code onMessage} returns or given back when it throws.
+ */
+final class Delivery implements Work {
+
+    private final QueueActivation activation;
+
+    Delivery(QueueActivation activation) {
+        this.activation = activation;
+    }
+
+    @Override
+    public void run() {
+        try (DeliveryConnections.Channel channel = activation.connections.channel()) {
+            MessageEndpoint endpoint;
+            try {
+                endpoint = activation.factory.createEndpoint(channel.xaResource());
+            } catch (UnavailableException e) {
+                activation.pause(activation.spec.getPollInterval()); // the MDB pool is full: claim nothing
+                return;
+            }
+            try {
+                while (!activation.stopping()) {
+                    int delivered = activation.transacted ? deliverTransacted(endpoint, channel)
+                            : deliverLeased(endpoint, channel);
+                    if (delivered == 0) {
+                        break;
+                    }
+                }
+            } finally {
+                endpoint.release();
+            }
+        } catch (SQLException | ResourceException | NoSuchMethodException | RuntimeException e) {
+            QueueActivation.log(Level.WARNING, "delivery from " + activation.spec.getQueue() + " stopped: "
+                    + e.getMessage(), e);
+        } finally {
+            activation.deliveryFinished();
+        }
+    }
+
+    private int deliverTransacted(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
+            throws ResourceException, SQLException, NoSuchMethodException {
+        Outcome outcome = new Outcome();
+        List<QueueMessage> claimed = List.of();
+        Throwable failure = null;
+        endpoint.beforeDelivery(activation.method);
+        TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
+        try {
+            boolean inTransaction = registry != null && registry.getTransactionKey() != null;
+            if (inTransaction) {
+                registry.registerInterposedSynchronization(outcome);
+            }
+            Connection c = channel.claimConnection();
+            try {
+                claimed = activation.table(c).claim(c, activation.claimSize);
+            } finally {
+                channel.release(c);
+            }
+            if (!claimed.isEmpty()) {
+                try {
+                    invoke(endpoint, claimed);
+                } catch (Throwable t) {
+                    failure = t;
+                    if (inTransaction) {
+                        registry.setRollbackOnly();
+                    }
+                }
+            }
+            if (!inTransaction) {
+                outcome.afterCompletion(failure == null ? Status.STATUS_COMMITTED : Status.STATUS_ROLLEDBACK);
+            }
+        } finally {
+            endpoint.afterDelivery();
+        }
+        if (!claimed.isEmpty() && !outcome.committed()) {
+            recordFailures(claimed, failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or"
+                    + " a failed commit)" : describe(failure));
+        }
+        return claimed.size();
+    }
+
+    private int deliverLeased(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
+            throws ResourceException, SQLException, NoSuchMethodException {
+        QueueTable table;
+        List<LeasedMessage> leased;
+        Connection c = channel.claimConnection();
+        try {
+            table = activation.table(c);
+            leased = table.lease(c, activation.claimSize, Duration.ofMillis(activation.spec.getLeaseTime()));
+        } finally {
+            channel.release(c);
+        }
+        if (leased.isEmpty()) {
+            return 0;
+        }
+        List<QueueMessage> messages = new ArrayList<>(leased.size());
+        leased.forEach(l -> messages.add(l.message()));
+        Throwable failure = null;
+        endpoint.beforeDelivery(activation.method);
+        try {
+            invoke(endpoint, messages);
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            endpoint.afterDelivery();
+        }
+        c = channel.claimConnection();
+        try {
+            for (LeasedMessage m : leased) {
+                if (failure == null) {
+                    if (!table.ack(c, m)) {
+                        QueueActivation.LOG.warning(() -> "message " + m.message().id() + " of " + activation.spec
+                                .getQueue() + " was processed after its lease ran out: another consumer may repeat"
+                                + " it (raise leaseTime)");
+                    }
+                } else {
+                    report(m.message(), table.nack(c, m, describe(failure)), describe(failure));
+                }
+            }
+        } finally {
+            channel.release(c);
+        }
+        return leased.size();
+    }
+
+    private void invoke(MessageEndpoint endpoint, List<QueueMessage> messages) {
+        if (activation.batch) {
+            ((BatchQueueListener) endpoint).onMessages(messages);
+        } else {
+            ((QueueListener) endpoint).onMessage(messages.get(0));
+        }
+    }
+
+    /** After a rollback: count the attempt, back off, dead-letter, in a transaction of its own. */
+    private void recordFailures(List<QueueMessage> claimed, String error) throws SQLException {
+        try (Connection c = activation.connections.plain()) {
+            QueueTable table = activation.table(c);
+            for (QueueMessage m : claimed) {
+                report(m, table.recordFailure(c, m, error), error);
+            }
+        }
+    }
+
+    private void report(QueueMessage m, FailureOutcome outcome, String error) {
+        if (outcome == FailureOutcome.DEAD_LETTERED) {
+            QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + m.queue() + " moved to the dead-letter"
+                    + " table after " + m.attempt() + " attempts: " + error);
+        } else {
+            QueueActivation.LOG.fine(() -> "message " + m.id() + " of " + m.queue() + " failed (attempt "
+                    + m.attempt() + "): " + error + " -> " + outcome);
+        }
+    }
+
+    /** The innermost exception with a message: containers wrap the bean's own in EJBException. */
+    static String describe(Throwable t) {
+        Throwable best = t;
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c.getMessage() != null) {
+                best = c;
+            }
+        }
+        return best.getClass().getName() + (best.getMessage() == null ? "" : ": " + best.getMessage());
+    }
+
+    @Override
+    public void release() {
+        activation.requestStop();
+    }
+
+    /** Learns how the delivery transaction ended. */
+    private static final class Outcome implements Synchronization {
+        private volatile int status = Status.STATUS_UNKNOWN;
+
+        @Override
+        public void beforeCompletion() {
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            this.status = status;
+        }
+
+        boolean committed() {
+            return status == Status.STATUS_COMMITTED;
+        }
+    }
+}

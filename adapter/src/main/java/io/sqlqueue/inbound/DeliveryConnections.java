@@ -1,0 +1,206 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.engine.DriverDataSources;
+import jakarta.resource.ResourceException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import javax.sql.XAConnection;
+import javax.sql.XADataSource;
+import javax.transaction.xa.XAResource;
+
+/**
+ * How an activation reaches its queue's database, in one of three ways:
+ * <ul>
+ * <li><b>XA</b> (own {@code jdbcUrl}, the default): each delivery thread holds an XA connection
+ * whose XAResource the container enlists, so the dequeue commits with the bean's other resources
+ * in two phases;
+ * <li><b>one-phase</b> ({@code useXA=false}): a plain connection behind a {@link LocalXAResource};
+ * <li><b>server resource</b> ({@code dataSourceJndiName}): a connection of that JDBC resource,
+ * borrowed after {@code beforeDelivery} (so the server enlists it in the bean's transaction) and
+ * returned before {@code afterDelivery}; the endpoint gets no XAResource of ours.
+ * </ul>
+ */
+abstract class DeliveryConnections {
+
+    /** A connection for peeking and failure records, outside any transaction (auto-commit). */
+    abstract Connection plain() throws SQLException;
+
+    /** One delivery thread's link to the database. */
+    abstract Channel channel() throws SQLException;
+
+    /** What the delivery thread holds between deliveries. */
+    interface Channel extends AutoCloseable {
+        /** For {@code createEndpoint}; null where the server enlists its own resource. */
+        XAResource xaResource() throws SQLException;
+
+        /** The connection to claim on, after {@code beforeDelivery}; give it back with {@link #release}. */
+        Connection claimConnection() throws SQLException;
+
+        /** Called before {@code afterDelivery}: a borrowed server connection goes back here. */
+        void release(Connection c) throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    static DeliveryConnections of(QueueActivationSpec spec, QueueResourceAdapter ra) throws ResourceException {
+        if (!spec.getDataSourceJndiName().isEmpty()) {
+            return new ServerResource(lookup(spec.getDataSourceJndiName()));
+        }
+        String url = first(spec.getJdbcUrl(), ra.getJdbcUrl());
+        String user = first(spec.getUser(), ra.getUser());
+        String password = first(spec.getPassword(), ra.getPassword());
+        if (url.isEmpty()) {
+            throw new jakarta.resource.spi.InvalidPropertyException("activation property jdbcUrl is empty and so is"
+                    + " the resource adapter's: set one of them, or dataSourceJndiName");
+        }
+        try {
+            DataSource plain = DriverDataSources.plain(url, user, password);
+            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(plain)
+                    : new Xa(DriverDataSources.xa(url, user, password), plain);
+        } catch (IllegalArgumentException e) {
+            throw new jakarta.resource.spi.InvalidPropertyException("activation property " + e.getMessage(), e);
+        }
+    }
+
+    private static String first(String own, String fallback) {
+        return own != null && !own.isEmpty() ? own : fallback == null ? "" : fallback;
+    }
+
+    private static DataSource lookup(String name) throws ResourceException {
+        try {
+            Object found = InitialContext.doLookup(name);
+            if (found instanceof DataSource ds) {
+                return ds;
+            }
+            throw new jakarta.resource.spi.InvalidPropertyException("activation property dataSourceJndiName '" + name
+                    + "' names a " + found.getClass().getName() + ", not a javax.sql.DataSource");
+        } catch (NamingException e) {
+            throw new jakarta.resource.spi.InvalidPropertyException("activation property dataSourceJndiName '" + name
+                    + "' names no JDBC resource: " + e.getMessage(), e);
+        }
+    }
+
+    /** Two-phase commit through the driver's XA data source. */
+    private static final class Xa extends DeliveryConnections {
+        private final XADataSource xa;
+        private final DataSource plain;
+
+        Xa(XADataSource xa, DataSource plain) {
+            this.xa = xa;
+            this.plain = plain;
+        }
+
+        @Override
+        Connection plain() throws SQLException {
+            return plain.getConnection();
+        }
+
+        @Override
+        Channel channel() throws SQLException {
+            XAConnection x = xa.getXAConnection();
+            Connection c = x.getConnection();
+            return new Channel() {
+                @Override
+                public XAResource xaResource() throws SQLException {
+                    return x.getXAResource();
+                }
+
+                @Override
+                public Connection claimConnection() {
+                    return c;
+                }
+
+                @Override
+                public void release(Connection ignored) {
+                }
+
+                @Override
+                public void close() throws SQLException {
+                    x.close();
+                }
+            };
+        }
+    }
+
+    /** One local transaction, committed by the transaction manager's one-phase commit. */
+    private static final class OnePhase extends DeliveryConnections {
+        private final DataSource plain;
+
+        OnePhase(DataSource plain) {
+            this.plain = plain;
+        }
+
+        @Override
+        Connection plain() throws SQLException {
+            return plain.getConnection();
+        }
+
+        @Override
+        Channel channel() throws SQLException {
+            Connection c = plain.getConnection();
+            LocalXAResource resource = new LocalXAResource(c);
+            return new Channel() {
+                @Override
+                public XAResource xaResource() {
+                    return resource;
+                }
+
+                @Override
+                public Connection claimConnection() {
+                    return c;
+                }
+
+                @Override
+                public void release(Connection ignored) {
+                }
+
+                @Override
+                public void close() throws SQLException {
+                    c.close();
+                }
+            };
+        }
+    }
+
+    /** The server's JDBC resource: it enlists the connection in the bean's transaction itself. */
+    private static final class ServerResource extends DeliveryConnections {
+        private final DataSource ds;
+
+        ServerResource(DataSource ds) {
+            this.ds = ds;
+        }
+
+        @Override
+        Connection plain() throws SQLException {
+            return ds.getConnection();
+        }
+
+        @Override
+        Channel channel() {
+            return new Channel() {
+                @Override
+                public XAResource xaResource() {
+                    return null; // a no-op resource here would promote every delivery to two-phase commit
+                }
+
+                @Override
+                public Connection claimConnection() throws SQLException {
+                    return ds.getConnection(); // after beforeDelivery: enlisted in the bean's transaction
+                }
+
+                @Override
+                public void release(Connection c) throws SQLException {
+                    c.close(); // before afterDelivery, as the servers require
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.sqlqueue.inbound;
+
+import jakarta.resource.spi.work.Work;
+import jakarta.resource.spi.work.WorkException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.logging.Level;
+
+/**
+ * An activation's long-running work: peeks at the queue and starts deliveries while messages are
+ * ready and slots are free; backs off while the queue is empty or the database is unreachable
+ * (logging once per outage, not once per poll).
+ */
+final class Poller implements Work {
+
+    private final QueueActivation activation;
+    private Connection connection;
+    private boolean outage;
+
+    Poller(QueueActivation activation) {
+        this.activation = activation;
+    }
+
+    @Override
+    public void run() {
+        long idle = activation.spec.getPollInterval();
+        try {
+            while (!activation.stopping()) {
+                if (!activation.tryTakeSlot()) {
+                    activation.pause(activation.spec.getMaxPollInterval()); // a finishing delivery wakes us
+                    continue;
+                }
+                boolean ready;
+                try {
+                    ready = peek();
+                } catch (SQLException | RuntimeException e) {
+                    activation.deliveryFinishedWithoutStarting();
+                    databaseDown(e);
+                    activation.pause(activation.spec.getMaxPollInterval());
+                    continue;
+                }
+                if (!ready) {
+                    activation.deliveryFinishedWithoutStarting();
+                    activation.pause(idle);
+                    idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
+                    continue;
+                }
+                idle = activation.spec.getPollInterval();
+                try {
+                    activation.startDelivery();
+                } catch (WorkException e) {
+                    activation.deliveryFinishedWithoutStarting();
+                    QueueActivation.log(Level.WARNING, "the work manager refused a delivery of "
+                            + activation.spec.getQueue() + "; retrying after " + idle + " ms", e);
+                    activation.pause(idle);
+                }
+            }
+        } finally {
+            closeConnection();
+            activation.finished();
+        }
+    }
+
+    private boolean peek() throws SQLException {
+        if (connection == null) {
+            connection = activation.connections.plain();
+        }
+        try {
+            boolean ready = activation.table(connection).peek(connection);
+            if (outage) {
+                outage = false;
+                QueueActivation.LOG.info(() -> "the database of queue " + activation.spec.getQueue()
+                        + " is reachable again; delivering");
+            }
+            return ready;
+        } catch (SQLException | RuntimeException e) {
+            closeConnection(); // reconnect next time
+            throw e;
+        }
+    }
+
+    private void databaseDown(Exception e) {
+        if (!outage) {
+            outage = true;
+            QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + activation.spec.getQueue()
+                    + ": " + e.getMessage() + "; retrying every " + activation.spec.getMaxPollInterval()
+                    + " ms until it is back", null);
+        }
+    }
+
+    private void closeConnection() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+            connection = null;
+        }
+    }
+
+    @Override
+    public void release() {
+        activation.requestStop();
+    }
+}

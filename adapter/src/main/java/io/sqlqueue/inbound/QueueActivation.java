@@ -1,0 +1,219 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.api.BatchQueueListener;
+import io.sqlqueue.api.QueueListener;
+import io.sqlqueue.engine.Dialect;
+import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.TableName;
+import jakarta.resource.spi.work.WorkException;
+import jakarta.resource.spi.work.WorkManager;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One message-driven bean's consumption of one queue: a long-running {@link Poller} on the work
+ * manager, which starts up to {@code maxConcurrency} {@link Delivery} works while messages are
+ * ready. Idle, the poller peeks with a back-off from {@code pollInterval} doubling to
+ * {@code maxPollInterval}; a committed local enqueue wakes it at once.
+ */
+final class QueueActivation {
+
+    static final Logger LOG = Logger.getLogger(QueueActivation.class.getName());
+    private static final Method ON_MESSAGE, ON_MESSAGES;
+
+    static {
+        try {
+            ON_MESSAGE = QueueListener.class.getMethod("onMessage", io.sqlqueue.api.QueueMessage.class);
+            ON_MESSAGES = BatchQueueListener.class.getMethod("onMessages", java.util.List.class);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final QueueResourceAdapter adapter;
+    final MessageEndpointFactory factory;
+    final QueueActivationSpec spec;
+    final DeliveryConnections connections;
+    final Method method;
+    final boolean batch;
+    final boolean transacted;
+    final int claimSize;
+
+    private final WorkManager workManager;
+    private final Semaphore slots;
+    private final AtomicInteger running = new AtomicInteger();
+    private final Object signal = new Object();
+    private boolean woken;
+    private volatile boolean stopping;
+    private volatile QueueTable table;
+    private final EnqueueListener wakeOnEnqueue;
+
+    QueueActivation(QueueResourceAdapter adapter, WorkManager workManager, MessageEndpointFactory factory,
+            QueueActivationSpec spec, DeliveryConnections connections) throws jakarta.resource.ResourceException {
+        this.adapter = adapter;
+        this.workManager = workManager;
+        this.factory = factory;
+        this.spec = spec;
+        this.connections = connections;
+        Class<?> bean = factory.getEndpointClass();
+        this.batch = bean != null && BatchQueueListener.class.isAssignableFrom(bean)
+                && !QueueListener.class.isAssignableFrom(bean);
+        this.method = batch ? ON_MESSAGES : ON_MESSAGE;
+        try {
+            this.transacted = factory.isDeliveryTransacted(method);
+        } catch (NoSuchMethodException e) {
+            throw new jakarta.resource.ResourceException("the bean has no " + method, e);
+        }
+        this.claimSize = batch ? spec.getBatchSize() : 1;
+        this.slots = new Semaphore(spec.getMaxConcurrency());
+        TableName queue = TableName.parse(spec.getQueue());
+        this.wakeOnEnqueue = q -> {
+            if (queue.toString().equals(q)) {
+                wake();
+            }
+        };
+    }
+
+    /** Schedules the poller and returns: no database work here, so activation never waits on it. */
+    void start() throws WorkException {
+        adapter.addEnqueueListener(wakeOnEnqueue);
+        running.incrementAndGet();
+        try {
+            workManager.scheduleWork(new Poller(this), WorkManager.INDEFINITE, null, null);
+        } catch (WorkException e) {
+            running.decrementAndGet();
+            adapter.removeEnqueueListener(wakeOnEnqueue);
+            throw e;
+        }
+        LOG.info(() -> "activated " + (transacted ? "transacted " : "leased ") + (batch ? "batch " : "")
+                + "delivery to " + factory.getEndpointClass() + ": " + spec);
+    }
+
+    /**
+     * Stops polling, lets in-flight deliveries finish their message (bounded by {@code wait}), and
+     * returns; a delivery still running after that is told to stop and rolls back.
+     */
+    void stop(Duration wait) {
+        requestStop();
+        adapter.removeEnqueueListener(wakeOnEnqueue);
+        long deadline = System.nanoTime() + wait.toNanos();
+        synchronized (signal) {
+            while (running.get() > 0 && System.nanoTime() < deadline) {
+                try {
+                    signal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        if (running.get() > 0) {
+            LOG.warning(() -> running.get() + " deliveries of " + spec.getQueue() + " were still running after "
+                    + wait + " at deactivation");
+        } else {
+            LOG.info(() -> "deactivated delivery of " + spec.getQueue());
+        }
+    }
+
+    /** From {@code Work.release()} or deactivation: only sets the flag and wakes waits. */
+    void requestStop() {
+        stopping = true;
+        wake();
+    }
+
+    boolean stopping() {
+        return stopping;
+    }
+
+    void wake() {
+        synchronized (signal) {
+            woken = true;
+            signal.notifyAll();
+        }
+    }
+
+    /** Waits up to {@code millis} or until woken (a slot freed, an enqueue, a stop). */
+    void pause(long millis) {
+        synchronized (signal) {
+            long deadline = System.currentTimeMillis() + millis;
+            while (!woken && !stopping) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    signal.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopping = true;
+                }
+            }
+            woken = false;
+        }
+    }
+
+    /** The engine's queue, made once the database has been reached (it needs the dialect). */
+    QueueTable table(Connection c) throws SQLException {
+        QueueTable t = table;
+        if (t == null) {
+            t = new QueueTable(Dialect.of(c), spec.getQueue(),
+                    spec.getDeadLetterQueue().isEmpty() ? null : spec.getDeadLetterQueue(), spec.retryPolicy());
+            if (spec.getCreateQueue()) {
+                t.createIfMissing(c);
+            }
+            table = t;
+        }
+        return t;
+    }
+
+    QueueTable table() {
+        return table;
+    }
+
+    /** Takes a delivery slot if one is free. */
+    boolean tryTakeSlot() {
+        return slots.tryAcquire();
+    }
+
+    void startDelivery() throws WorkException {
+        running.incrementAndGet();
+        try {
+            workManager.scheduleWork(new Delivery(this));
+        } catch (WorkException e) {
+            finished();
+            throw e;
+        }
+    }
+
+    /** A slot taken for a delivery that did not start. */
+    void deliveryFinishedWithoutStarting() {
+        slots.release();
+    }
+
+    /** A delivery work ended: free its slot and let the poller look again. */
+    void deliveryFinished() {
+        slots.release();
+        finished();
+    }
+
+    /** A work (poller or delivery) ended. */
+    void finished() {
+        running.decrementAndGet();
+        synchronized (signal) {
+            woken = true;
+            signal.notifyAll();
+        }
+    }
+
+    static void log(Level level, String message, Throwable t) {
+        LOG.log(level, message, t);
+    }
+}

@@ -1,0 +1,331 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.api.BatchQueueListener;
+import io.sqlqueue.api.QueueListener;
+import io.sqlqueue.api.QueueMessage;
+import jakarta.resource.spi.BootstrapContext;
+import jakarta.resource.spi.XATerminator;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.ExecutionContext;
+import jakarta.resource.spi.work.Work;
+import jakarta.resource.spi.work.WorkContext;
+import jakarta.resource.spi.work.WorkListener;
+import jakarta.resource.spi.work.WorkManager;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Timer;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/**
+ * Just enough of an application server to drive the inbound side in a unit test, the way the
+ * servers do: a work manager on threads, and message endpoints whose beforeDelivery begins a
+ * thread-bound transaction enlisting the endpoint's XAResource, and whose afterDelivery commits it
+ * in one phase, or rolls it back when the bean threw or set rollback-only (then the bean's
+ * exception reaches the adapter wrapped, as EJBException would). Synchronizations registered
+ * through the registry hear the outcome.
+ */
+final class FakeContainer implements BootstrapContext {
+
+    /** What a test bean does with a message or batch; throw to fail the delivery. */
+    interface Bean {
+        void onMessages(List<QueueMessage> messages) throws Exception;
+    }
+
+    final AtomicInteger activeWorks = new AtomicInteger();
+    final AtomicInteger endpointsCreated = new AtomicInteger();
+    final AtomicInteger rollbacks = new AtomicInteger();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final ThreadLocal<Tx> current = new ThreadLocal<>();
+    private final AtomicLong xids = new AtomicLong();
+
+    private static final class Tx {
+        final List<Synchronization> synchronizations = new ArrayList<>();
+        XAResource resource;
+        Xid xid;
+        boolean rollbackOnly;
+    }
+
+    /** A factory for a bean implementing QueueListener (or BatchQueueListener when {@code batch}). */
+    MessageEndpointFactory endpointFactory(Bean bean, boolean batch, boolean transacted) {
+        Class<?> listener = batch ? BatchQueueListener.class : QueueListener.class;
+        return new MessageEndpointFactory() {
+            @Override
+            public MessageEndpoint createEndpoint(XAResource resource) {
+                endpointsCreated.incrementAndGet();
+                return endpoint(bean, listener, resource, transacted);
+            }
+
+            @Override
+            public MessageEndpoint createEndpoint(XAResource resource, long timeout) {
+                return createEndpoint(resource);
+            }
+
+            @Override
+            public boolean isDeliveryTransacted(Method method) {
+                return transacted;
+            }
+
+            @Override
+            public String getActivationName() {
+                return "test";
+            }
+
+            @Override
+            public Class<?> getEndpointClass() {
+                return listener;
+            }
+        };
+    }
+
+    private MessageEndpoint endpoint(Bean bean, Class<?> listener, XAResource resource, boolean transacted) {
+        return (MessageEndpoint) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {MessageEndpoint.class, listener}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "beforeDelivery" -> {
+                            if (transacted) {
+                                begin(resource);
+                            }
+                            return null;
+                        }
+                        case "afterDelivery" -> {
+                            if (transacted) {
+                                complete();
+                            }
+                            return null;
+                        }
+                        case "release" -> {
+                            return null;
+                        }
+                        case "onMessage", "onMessages" -> {
+                            @SuppressWarnings("unchecked")
+                            List<QueueMessage> messages = method.getName().equals("onMessage")
+                                    ? List.of((QueueMessage) args[0]) : (List<QueueMessage>) args[0];
+                            try {
+                                bean.onMessages(messages);
+                            } catch (Exception e) {
+                                Tx tx = current.get();
+                                if (tx != null) {
+                                    tx.rollbackOnly = true;
+                                }
+                                throw new IllegalStateException("bean failed (as EJBException)", e);
+                            }
+                            return null;
+                        }
+                        case "toString" -> {
+                            return "test endpoint";
+                        }
+                        case "hashCode" -> {
+                            return System.identityHashCode(proxy);
+                        }
+                        case "equals" -> {
+                            return proxy == args[0];
+                        }
+                        default -> throw new UnsupportedOperationException(method.getName());
+                    }
+                });
+    }
+
+    private void begin(XAResource resource) throws XAException {
+        Tx tx = new Tx();
+        tx.resource = resource;
+        if (resource != null) {
+            long n = xids.incrementAndGet();
+            byte[] gtrid = ByteBuffer.allocate(16).putLong(System.nanoTime()).putLong(n).array();
+            tx.xid = new Xid() {
+                @Override
+                public int getFormatId() {
+                    return 0x5351;
+                }
+
+                @Override
+                public byte[] getGlobalTransactionId() {
+                    return gtrid;
+                }
+
+                @Override
+                public byte[] getBranchQualifier() {
+                    return new byte[] {1};
+                }
+            };
+            resource.start(tx.xid, XAResource.TMNOFLAGS);
+        }
+        current.set(tx);
+    }
+
+    private void complete() throws XAException {
+        Tx tx = current.get();
+        current.remove();
+        boolean commit = !tx.rollbackOnly;
+        for (Synchronization s : tx.synchronizations) {
+            s.beforeCompletion();
+        }
+        if (tx.resource != null) {
+            tx.resource.end(tx.xid, commit ? XAResource.TMSUCCESS : XAResource.TMFAIL);
+            if (commit) {
+                tx.resource.commit(tx.xid, true);
+            } else {
+                tx.resource.rollback(tx.xid);
+            }
+        }
+        if (!commit) {
+            rollbacks.incrementAndGet();
+        }
+        for (Synchronization s : tx.synchronizations) {
+            s.afterCompletion(commit ? Status.STATUS_COMMITTED : Status.STATUS_ROLLEDBACK);
+        }
+    }
+
+    /** Runs {@code action} when the current thread's transaction commits (at once without one). */
+    void onCommit(Runnable action) {
+        Tx tx = current.get();
+        if (tx == null) {
+            action.run();
+            return;
+        }
+        tx.synchronizations.add(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    action.run();
+                }
+            }
+        });
+    }
+
+    void setRollbackOnly() {
+        current.get().rollbackOnly = true;
+    }
+
+    void shutdown() {
+        threads.shutdownNow();
+    }
+
+    // ---- BootstrapContext ---------------------------------------------------------------------
+
+    @Override
+    public WorkManager getWorkManager() {
+        return new WorkManager() {
+            @Override
+            public void doWork(Work work) {
+                run(work);
+            }
+
+            @Override
+            public void doWork(Work work, long timeout, ExecutionContext ec, WorkListener listener) {
+                run(work);
+            }
+
+            @Override
+            public long startWork(Work work) {
+                scheduleWork(work);
+                return 0;
+            }
+
+            @Override
+            public long startWork(Work work, long timeout, ExecutionContext ec, WorkListener listener) {
+                scheduleWork(work);
+                return 0;
+            }
+
+            @Override
+            public void scheduleWork(Work work) {
+                activeWorks.incrementAndGet();
+                threads.execute(() -> {
+                    try {
+                        work.run();
+                    } finally {
+                        activeWorks.decrementAndGet();
+                    }
+                });
+            }
+
+            @Override
+            public void scheduleWork(Work work, long timeout, ExecutionContext ec, WorkListener listener) {
+                scheduleWork(work);
+            }
+
+            private void run(Work work) {
+                work.run();
+            }
+        };
+    }
+
+    @Override
+    public TransactionSynchronizationRegistry getTransactionSynchronizationRegistry() {
+        return new TransactionSynchronizationRegistry() {
+            @Override
+            public Object getTransactionKey() {
+                return current.get();
+            }
+
+            @Override
+            public void putResource(Object key, Object value) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Object getResource(Object key) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void registerInterposedSynchronization(Synchronization sync) {
+                current.get().synchronizations.add(sync);
+            }
+
+            @Override
+            public int getTransactionStatus() {
+                Tx tx = current.get();
+                return tx == null ? Status.STATUS_NO_TRANSACTION
+                        : tx.rollbackOnly ? Status.STATUS_MARKED_ROLLBACK : Status.STATUS_ACTIVE;
+            }
+
+            @Override
+            public void setRollbackOnly() {
+                current.get().rollbackOnly = true;
+            }
+
+            @Override
+            public boolean getRollbackOnly() {
+                return current.get().rollbackOnly;
+            }
+        };
+    }
+
+    @Override
+    public XATerminator getXATerminator() {
+        return null;
+    }
+
+    @Override
+    public Timer createTimer() {
+        throw new UnsupportedOperationException("the adapter must not use timers");
+    }
+
+    @Override
+    public boolean isContextSupported(Class<? extends WorkContext> workContextClass) {
+        return false;
+    }
+
+    static Throwable unwrap(Throwable t) {
+        return t instanceof InvocationTargetException i ? i.getCause() : t;
+    }
+}

@@ -1,0 +1,287 @@
+package io.sqlqueue.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.RetryPolicy;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The inbound side driven by {@link FakeContainer} against a real database: delivery,
+ * redelivery, dead-lettering, batches, leases, wake-up and deactivation. Each subclass names a
+ * database by JDBC URL; the same behaviour inside real servers is tested in src-it.
+ */
+abstract class InboundContract {
+
+    protected abstract String[] database();
+
+    private FakeContainer container;
+    private QueueResourceAdapter adapter;
+    private Connection admin;
+    private QueueTable table;
+    private String queue;
+    private final List<Object[]> active = new ArrayList<>();
+
+    /** Ids whose delivery committed, with how often. */
+    private final Map<Long, AtomicInteger> committed = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        String[] db = database();
+        assumeTrue(db[0] != null, "the database for these tests is not configured: skipped");
+        container = new FakeContainer();
+        adapter = new QueueResourceAdapter();
+        adapter.setJdbcUrl(db[0]);
+        adapter.setUser(db[1]);
+        adapter.setPassword(db[2]);
+        adapter.start(container);
+        admin = DriverDataSources.plain(db[0], db[1], db[2]).getConnection();
+        queue = "in_" + Long.toHexString(System.nanoTime());
+        table = new QueueTable(io.sqlqueue.engine.Dialect.of(admin), queue, null,
+                new RetryPolicy(3, Duration.ZERO, Duration.ZERO));
+        table.createIfMissing(admin);
+    }
+
+    @AfterEach
+    void tearDown() throws SQLException {
+        if (admin == null) {
+            return;
+        }
+        for (Object[] a : active) {
+            adapter.endpointDeactivation((MessageEndpointFactory) a[0], (QueueActivationSpec) a[1]);
+        }
+        adapter.stop();
+        container.shutdown();
+        try (Statement s = admin.createStatement()) {
+            s.execute("DROP TABLE " + table.dialect().qualified(table.name()));
+            s.execute("DROP TABLE " + table.dialect().qualified(table.deadLetterName()));
+        }
+        admin.close();
+    }
+
+    private QueueActivationSpec spec() {
+        QueueActivationSpec spec = new QueueActivationSpec();
+        spec.setQueue(queue);
+        spec.setMaxConcurrency(8);
+        spec.setPollInterval(10L);
+        spec.setMaxPollInterval(200L);
+        spec.setMaxAttempts(3);
+        spec.setRetryBackoff(0L);
+        spec.setMaxRetryBackoff(0L);
+        return spec;
+    }
+
+    private MessageEndpointFactory activate(QueueActivationSpec spec, FakeContainer.Bean bean, boolean batch,
+            boolean transacted) throws Exception {
+        MessageEndpointFactory factory = container.endpointFactory(bean, batch, transacted);
+        adapter.endpointActivation(factory, spec);
+        active.add(new Object[] {factory, spec});
+        return factory;
+    }
+
+    /** A bean that records each message once its transaction commits. */
+    private FakeContainer.Bean recording() {
+        return messages -> container.onCommit(() -> messages.forEach(
+                m -> committed.computeIfAbsent(m.id(), id -> new AtomicInteger()).incrementAndGet()));
+    }
+
+    private List<Long> send(int n) throws SQLException {
+        List<OutgoingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            batch.add(OutgoingMessage.text("m" + i).build());
+        }
+        List<Long> ids = new ArrayList<>();
+        for (long id : table.sendAll(admin, batch)) {
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    private long rows(String which) throws SQLException {
+        String t = table.dialect().qualified(which.equals("dlq") ? table.deadLetterName() : table.name());
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + t)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static void await(String what, Callable<Boolean> condition) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!condition.call()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            LockSupport.parkNanos(10_000_000);
+        }
+    }
+
+    private void assertExactlyOnce(List<Long> ids) throws Exception {
+        await("all " + ids.size() + " messages committed", () -> committed.size() == ids.size());
+        assertEquals(Set.copyOf(ids), committed.keySet());
+        assertTrue(committed.values().stream().allMatch(n -> n.get() == 1), "a message committed twice");
+        await("the queue is empty", () -> rows("queue") == 0);
+    }
+
+    @Test
+    void deliversEveryMessageExactlyOnceWithConcurrentDeliveries() throws Exception {
+        List<Long> ids = send(2000);
+        activate(spec(), recording(), false, true);
+        assertExactlyOnce(ids);
+        assertEquals(0, rows("dlq"));
+    }
+
+    @Test
+    void aBeanThatThrowsGetsTheMessageAgainAndItIsProcessedOnce() throws Exception {
+        List<Long> ids = send(300);
+        Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            QueueMessage m = messages.get(0);
+            if (m.id() % 3 == 0 && failedOnce.add(m.id())) {
+                throw new IllegalStateException("every third message fails once");
+            }
+            if (m.id() % 3 == 0) {
+                assertEquals(2, m.attempt(), "the redelivery says it is the second attempt");
+            }
+            record.onMessages(messages);
+        }, false, true);
+        assertExactlyOnce(ids);
+        assertEquals(ids.stream().filter(id -> id % 3 == 0).count(), failedOnce.size());
+    }
+
+    @Test
+    void setRollbackOnlyReturnsTheMessageToo() throws Exception {
+        List<Long> ids = send(20);
+        Set<Long> rolledBack = ConcurrentHashMap.newKeySet();
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            if (rolledBack.add(messages.get(0).id())) {
+                container.setRollbackOnly();
+                return;
+            }
+            record.onMessages(messages);
+        }, false, true);
+        assertExactlyOnce(ids);
+        assertEquals(20, rolledBack.size());
+    }
+
+    @Test
+    void aPoisonMessageIsDeadLetteredWithItsErrorWhileTheOthersFlow() throws Exception {
+        long poison = table.send(admin, OutgoingMessage.text("poison").build());
+        List<Long> good = send(50);
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            if (messages.get(0).text().equals("poison")) {
+                throw new IllegalArgumentException("order payload is not JSON");
+            }
+            record.onMessages(messages);
+        }, false, true);
+        assertExactlyOnce(good);
+        await("the poison message is dead-lettered", () -> rows("dlq") == 1);
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT id, attempts, last_error FROM "
+                + table.dialect().qualified(table.deadLetterName()))) {
+            rs.next();
+            assertEquals(poison, rs.getLong(1));
+            assertEquals(3, rs.getInt(2));
+            assertEquals("java.lang.IllegalArgumentException: order payload is not JSON", rs.getString(3));
+        }
+    }
+
+    @Test
+    void aBatchListenerGetsUpToBatchSizeMessagesPerTransaction() throws Exception {
+        List<Long> ids = send(500);
+        QueueActivationSpec spec = spec();
+        spec.setBatchSize(25);
+        AtomicInteger largest = new AtomicInteger();
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            largest.accumulateAndGet(messages.size(), Math::max);
+            record.onMessages(messages);
+        }, true, true);
+        assertExactlyOnce(ids);
+        assertTrue(largest.get() > 1 && largest.get() <= 25, "batches of up to 25, largest " + largest);
+    }
+
+    @Test
+    void aNonTransactedBeanGetsLeasedMessagesAcknowledgedOrRetried() throws Exception {
+        List<Long> ids = send(200);
+        Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            if (messages.get(0).id() % 5 == 0 && failedOnce.add(messages.get(0).id())) {
+                throw new IllegalStateException("fails once");
+            }
+            record.onMessages(messages);
+        }, false, false);
+        assertExactlyOnce(ids);
+    }
+
+    @Test
+    void aCommittedEnqueueWakesAnIdlePollerAtOnce() throws Exception {
+        QueueActivationSpec spec = spec();
+        spec.setPollInterval(20_000L);
+        spec.setMaxPollInterval(60_000L);
+        activate(spec, recording(), false, true);
+        LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // let the poller find the queue empty and sleep
+        long id = table.send(admin, OutgoingMessage.text("wake up").build());
+        long start = System.nanoTime();
+        adapter.enqueueCommitted(queue);
+        await("the message is delivered", () -> committed.containsKey(id));
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(),
+                "delivered long before the 20 s poll interval");
+    }
+
+    @Test
+    void deactivationWhileDeliveringLosesNothingAndLeavesNoWork() throws Exception {
+        List<Long> ids = send(400);
+        QueueActivationSpec spec = spec();
+        FakeContainer.Bean record = recording();
+        MessageEndpointFactory factory = activate(spec, messages -> {
+            LockSupport.parkNanos(2_000_000);
+            record.onMessages(messages);
+        }, false, true);
+        await("deliveries are under way", () -> committed.size() > 20);
+        adapter.endpointDeactivation(factory, spec);
+        active.clear();
+
+        await("no poller or delivery left running", () -> container.activeWorks.get() == 0);
+        long processed = committed.size();
+        assertTrue(committed.values().stream().allMatch(n -> n.get() == 1));
+        assertEquals(ids.size(), processed + rows("queue"), "every message processed or still queued");
+        assertTrue(processed < ids.size(), "deactivated before the end");
+    }
+
+    @Test
+    void activationSucceedsWhileTheDatabaseIsDown() throws Exception {
+        QueueActivationSpec spec = spec();
+        spec.setJdbcUrl("jdbc:postgresql://127.0.0.1:1/none");
+        spec.setMaxPollInterval(50L);
+        assertDoesNotThrow(() -> activate(spec, recording(), false, true));
+        LockSupport.parkNanos(Duration.ofMillis(300).toNanos());
+        adapter.endpointDeactivation((MessageEndpointFactory) active.get(0)[0], spec);
+        active.clear();
+        await("no poller left running", () -> container.activeWorks.get() == 0);
+    }
+}
