@@ -48,7 +48,7 @@ abstract class DeliveryConnections {
 
     static DeliveryConnections of(QueueActivationSpec spec, QueueResourceAdapter ra) throws ResourceException {
         if (!spec.getDataSourceJndiName().isEmpty()) {
-            return new ServerResource(lookup(spec.getDataSourceJndiName()));
+            return new ServerResource(spec.getDataSourceJndiName());
         }
         String url = first(spec.getJdbcUrl(), ra.getJdbcUrl());
         String user = first(spec.getUser(), ra.getUser());
@@ -70,18 +70,19 @@ abstract class DeliveryConnections {
         return own != null && !own.isEmpty() ? own : fallback == null ? "" : fallback;
     }
 
-    private static DataSource lookup(String name) throws ResourceException {
+    /** The JDBC resource bound at {@code name}; an SQLException (an outage to the poller) until it is bound. */
+    private static DataSource lookup(String name) throws SQLException {
+        Object found;
         try {
-            Object found = InitialContext.doLookup(name);
-            if (found instanceof DataSource ds) {
-                return ds;
-            }
-            throw new jakarta.resource.spi.InvalidPropertyException("activation property dataSourceJndiName '" + name
-                    + "' names a " + found.getClass().getName() + ", not a javax.sql.DataSource");
+            found = InitialContext.doLookup(name);
         } catch (NamingException e) {
-            throw new jakarta.resource.spi.InvalidPropertyException("activation property dataSourceJndiName '" + name
-                    + "' names no JDBC resource: " + e.getMessage(), e);
+            throw new SQLException("dataSourceJndiName '" + name + "' names no JDBC resource (yet): " + e.getMessage(), e);
         }
+        if (found instanceof DataSource ds) {
+            return ds;
+        }
+        throw new SQLException("dataSourceJndiName '" + name + "' names a " + found.getClass().getName()
+                + ", not a javax.sql.DataSource");
     }
 
     /** Two-phase commit through the driver's XA data source. */
@@ -166,21 +167,36 @@ abstract class DeliveryConnections {
         }
     }
 
-    /** The server's JDBC resource: it enlists the connection in the bean's transaction itself. */
+    /**
+     * The server's JDBC resource: it enlists the connection in the bean's transaction itself.
+     * Looked up on first use, not at activation: an application's own {@code @DataSourceDefinition}
+     * may be bound after its message-driven beans are activated.
+     */
     private static final class ServerResource extends DeliveryConnections {
-        private final DataSource ds;
+        private final String name;
+        private volatile DataSource ds;
 
-        ServerResource(DataSource ds) {
-            this.ds = ds;
+        ServerResource(String name) {
+            this.name = name;
+        }
+
+        private DataSource ds() throws SQLException {
+            DataSource found = ds;
+            if (found == null) {
+                found = lookup(name);
+                ds = found;
+            }
+            return found;
         }
 
         @Override
         Connection plain() throws SQLException {
-            return ds.getConnection();
+            return ds().getConnection();
         }
 
         @Override
-        Channel channel() {
+        Channel channel() throws SQLException {
+            DataSource source = ds();
             return new Channel() {
                 @Override
                 public XAResource xaResource() {
@@ -189,7 +205,7 @@ abstract class DeliveryConnections {
 
                 @Override
                 public Connection claimConnection() throws SQLException {
-                    return ds.getConnection(); // after beforeDelivery: enlisted in the bean's transaction
+                    return source.getConnection(); // after beforeDelivery: enlisted in the bean's transaction
                 }
 
                 @Override
