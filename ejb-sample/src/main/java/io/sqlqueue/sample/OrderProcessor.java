@@ -1,0 +1,55 @@
+package io.sqlqueue.sample;
+
+import io.sqlqueue.api.QueueListener;
+import io.sqlqueue.api.QueueMessage;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * Processes queued orders: records each in processed_orders inside the delivery transaction, so
+ * the record and the dequeue commit together. A payload that is not an order throws: the message
+ * is retried and then dead-lettered with the error.
+ */
+@MessageDriven(activationConfig = {
+    @ActivationConfigProperty(propertyName = "queue", propertyValue = SampleDatabase.QUEUE),
+    @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = SampleDatabase.JNDI_NAME),
+    @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "8"),
+    @ActivationConfigProperty(propertyName = "maxAttempts", propertyValue = "3"),
+    @ActivationConfigProperty(propertyName = "retryBackoff", propertyValue = "100"),
+    @ActivationConfigProperty(propertyName = "maxRetryBackoff", propertyValue = "1000"),
+    @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "50"),
+    @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "1000")
+})
+public class OrderProcessor implements QueueListener {
+
+    private static final Pattern ORDER = Pattern.compile("\\{\"orderId\":(\\d+)}");
+
+    @Resource(lookup = SampleDatabase.JNDI_NAME)
+    private DataSource dataSource;
+
+    @Override
+    public void onMessage(QueueMessage message) {
+        Matcher m = ORDER.matcher(message.text());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("invalid order payload: '" + message.text() + "'");
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO processed_orders (order_id, message_id, processed_at) VALUES (?, ?, ?)")) {
+            ps.setLong(1, Long.parseLong(m.group(1)));
+            ps.setLong(2, message.id());
+            ps.setTimestamp(3, Timestamp.from(Instant.now()));
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot record order: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.sqlqueue.sample;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueConnectionFactory;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/** Stores an order and queues it for processing, in one transaction. */
+@Stateless
+public class OrderService {
+
+    private static final AtomicLong NEXT_ID = new AtomicLong(System.currentTimeMillis() * 1000);
+
+    @Resource(lookup = SampleDatabase.JNDI_NAME)
+    private DataSource dataSource;
+
+    @Resource(lookup = SampleDatabase.QUEUE_FACTORY)
+    private QueueConnectionFactory queues;
+
+    /** Stores and queues {@code count} orders in one transaction; {@code invalid} of them have a broken payload. */
+    public void placeOrders(int count, int invalid, String customer) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement insert = c.prepareStatement(
+                        "INSERT INTO orders (id, customer, amount, created_at) VALUES (?, ?, ?, ?)");
+                QueueConnection queue = queues.getConnection()) {
+            for (int i = 0; i < count; i++) {
+                long id = NEXT_ID.incrementAndGet();
+                insert.setLong(1, id);
+                insert.setString(2, customer);
+                insert.setBigDecimal(3, BigDecimal.valueOf(10 + i % 90));
+                insert.setTimestamp(4, Timestamp.from(Instant.now()));
+                insert.executeUpdate();
+                String payload = i < invalid ? "not an order" : "{\"orderId\":" + id + "}";
+                queue.send(SampleDatabase.QUEUE, OutgoingMessage.text(payload).header("type", "order-placed").build());
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot store orders: " + e.getMessage(), e);
+        }
+    }
+}
