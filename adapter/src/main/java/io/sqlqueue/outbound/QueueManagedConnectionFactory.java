@@ -206,7 +206,8 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     public ManagedConnection matchManagedConnections(Set connections, Subject subject, ConnectionRequestInfo info) {
         PasswordCredential credential = credential(subject);
         for (Object o : connections) {
-            if (o instanceof QueueManagedConnection mc && mc.factory() == this && mc.isUsable()
+            // By configuration, not identity: servers may match through another, equal instance.
+            if (o instanceof QueueManagedConnection mc && equals(mc.factory()) && mc.isUsable()
                     && (credential == null || Objects.equals(credential.getUserName(), mc.userName()))) {
                 return mc;
             }

@@ -251,19 +251,26 @@ abstract class OutboundContract {
     }
 
     @Test
-    void matchManagedConnectionsReturnsNullWhenNothingMatches() throws Exception {
+    void matchManagedConnectionsMatchesByConfigurationAndReturnsNullWhenNothingMatches() throws Exception {
         QueueManagedConnection mine = managed();
-        QueueManagedConnectionFactory other = new QueueManagedConnectionFactory();
-        other.setJdbcUrl(mcf.getJdbcUrl());
-        other.setUser(mcf.getUser());
-        other.setPassword(mcf.getPassword());
-        other.setResourceAdapter(ra);
-        ManagedConnection theirs = other.createManagedConnection(null, null);
+        QueueManagedConnectionFactory equal = new QueueManagedConnectionFactory();
+        equal.setJdbcUrl(mcf.getJdbcUrl());
+        equal.setUser(mcf.getUser());
+        equal.setPassword(mcf.getPassword());
+        QueueManagedConnectionFactory different = new QueueManagedConnectionFactory();
+        different.setJdbcUrl(mcf.getJdbcUrl());
+        different.setUser(mcf.getUser());
+        different.setPassword(mcf.getPassword());
+        different.setUseXA(false);
+        different.setResourceAdapter(ra);
+        ManagedConnection theirs = different.createManagedConnection(null, null);
 
         assertNull(mcf.matchManagedConnections(new HashSet<>(), null, null));
         assertNull(mcf.matchManagedConnections(new HashSet<>(Set.of(theirs)), null, null));
         assertNull(mcf.matchManagedConnections(new HashSet<>(Set.of("not a connection")), null, null));
         assertSame(mine, mcf.matchManagedConnections(new HashSet<>(Set.of(theirs, mine)), null, null));
+        assertSame(mine, equal.matchManagedConnections(new HashSet<>(Set.of(mine)), null, null),
+                "an equally configured factory instance matches it too");
         mine.destroy();
         assertNull(mcf.matchManagedConnections(new HashSet<>(Set.of(mine)), null, null), "a destroyed one never");
         theirs.destroy();
