@@ -38,6 +38,8 @@ final class QueueManagedConnection implements ManagedConnection {
     private final QueueManagedConnectionFactory factory;
     private final XAConnection xaConnection;
     private final Connection connection;
+    /** The user the physical connection was opened as; null through a server resource. */
+    private final String user;
     private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
     private final Set<QueueConnectionHandle> handles = new LinkedHashSet<>();
     /** Queues sent to inside the current local transaction: woken when it commits. */
@@ -46,10 +48,12 @@ final class QueueManagedConnection implements ManagedConnection {
     private volatile boolean destroyed;
     private PrintWriter logWriter;
 
-    QueueManagedConnection(QueueManagedConnectionFactory factory, XAConnection xaConnection, Connection connection) {
+    QueueManagedConnection(QueueManagedConnectionFactory factory, XAConnection xaConnection, Connection connection,
+            String user) {
         this.factory = factory;
         this.xaConnection = xaConnection;
         this.connection = connection;
+        this.user = user;
     }
 
     QueueManagedConnectionFactory factory() {
@@ -60,12 +64,8 @@ final class QueueManagedConnection implements ManagedConnection {
         return !destroyed;
     }
 
-    String userName() {
-        try {
-            return connection == null ? null : connection.getMetaData().getUserName();
-        } catch (SQLException e) {
-            return null;
-        }
+    String user() {
+        return user;
     }
 
     // ---- handles ------------------------------------------------------------------------------
@@ -355,7 +355,7 @@ final class QueueManagedConnection implements ManagedConnection {
 
             @Override
             public String getUserName() {
-                return userName();
+                return user;
             }
         };
     }

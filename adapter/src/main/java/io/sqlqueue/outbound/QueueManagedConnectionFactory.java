@@ -94,13 +94,13 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info)
             throws ResourceException {
         if (usesServerDataSource()) {
-            return new QueueManagedConnection(this, null, null);
+            return new QueueManagedConnection(this, null, null, null); // the server resource has its own user
         }
         String url = effective(jdbcUrl, resourceAdapter == null ? null : resourceAdapter.getJdbcUrl());
         String dbUser = effective(user, resourceAdapter == null ? null : resourceAdapter.getUser());
         String dbPassword = effective(password, resourceAdapter == null ? null : resourceAdapter.getPassword());
         PasswordCredential credential = credential(subject);
-        if (credential != null) {
+        if (credential != null) { // container-managed sign-on: the pool's user wins
             dbUser = credential.getUserName();
             dbPassword = new String(credential.getPassword());
         }
@@ -108,11 +108,11 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
             if (Boolean.FALSE.equals(useXA)) {
                 DataSource ds = (DataSource) dataSource(url, dbUser, dbPassword, false);
                 Connection c = credential == null ? ds.getConnection() : ds.getConnection(dbUser, dbPassword);
-                return new QueueManagedConnection(this, null, c);
+                return new QueueManagedConnection(this, null, c, dbUser);
             }
             XADataSource ds = (XADataSource) dataSource(url, dbUser, dbPassword, true);
             XAConnection xa = credential == null ? ds.getXAConnection() : ds.getXAConnection(dbUser, dbPassword);
-            return new QueueManagedConnection(this, xa, xa.getConnection());
+            return new QueueManagedConnection(this, xa, xa.getConnection(), dbUser);
         } catch (IllegalArgumentException e) {
             throw new InvalidPropertyException(e.getMessage(), e);
         } catch (SQLException e) {
@@ -123,12 +123,17 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         }
     }
 
+    /** The subject's credential, if it names a user (servers pass empty ones for pools without sign-on). */
     private static PasswordCredential credential(Subject subject) {
         if (subject == null) {
             return null;
         }
-        Set<PasswordCredential> credentials = subject.getPrivateCredentials(PasswordCredential.class);
-        return credentials.isEmpty() ? null : credentials.iterator().next();
+        for (PasswordCredential c : subject.getPrivateCredentials(PasswordCredential.class)) {
+            if (c.getUserName() != null && !c.getUserName().isEmpty()) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The driver's data source for the configured URL and user, made once. */
@@ -205,10 +210,11 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     @SuppressWarnings("rawtypes")
     public ManagedConnection matchManagedConnections(Set connections, Subject subject, ConnectionRequestInfo info) {
         PasswordCredential credential = credential(subject);
+        // A connection through a server resource has no user of its own and matches any subject.
         for (Object o : connections) {
             // By configuration, not identity: servers may match through another, equal instance.
             if (o instanceof QueueManagedConnection mc && equals(mc.factory()) && mc.isUsable()
-                    && (credential == null || Objects.equals(credential.getUserName(), mc.userName()))) {
+                    && (credential == null || mc.user() == null || credential.getUserName().equals(mc.user()))) {
                 return mc;
             }
         }

@@ -22,9 +22,18 @@ public class OrderStatus {
 
     public String json() {
         try (Connection c = dataSource.getConnection()) {
-            long sent = count(c, "SELECT COUNT(*) FROM orders");
-            long processed = count(c, "SELECT COUNT(*) FROM processed_orders");
-            long distinct = count(c, "SELECT COUNT(DISTINCT message_id) FROM processed_orders");
+            long sent;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
+                rs.next();
+                sent = rs.getLong(1);
+            }
+            long processed, distinct; // in one query, so both are counted at the same moment
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT COUNT(*), COUNT(DISTINCT message_id) FROM processed_orders")) {
+                rs.next();
+                processed = rs.getLong(1);
+                distinct = rs.getLong(2);
+            }
             QueueStats stats = QueueTable.open(c, SampleDatabase.QUEUE).stats(c);
             return "{\"sent\":" + sent + ",\"processed\":" + distinct + ",\"duplicates\":" + (processed - distinct)
                     + ",\"pending\":" + (stats.ready() + stats.delayed() + stats.leased())
@@ -32,13 +41,6 @@ public class OrderStatus {
                     + ",\"oldestReadyMillis\":" + stats.oldestReadyAge().toMillis() + "}";
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the sample's counts: " + e.getMessage(), e);
-        }
-    }
-
-    private static long count(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
         }
     }
 }

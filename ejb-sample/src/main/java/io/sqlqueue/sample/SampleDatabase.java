@@ -39,6 +39,7 @@ import javax.sql.DataSource;
         interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
         resourceAdapter = "sqlqueue-adapter",
         transactionSupport = TransactionSupportLevel.NoTransaction,
+        maxPoolSize = 32,
         properties = {"dataSourceJndiName=" + SampleDatabase.JNDI_NAME})
 @Singleton
 @Startup
