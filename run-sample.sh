@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs the sample: builds the adapter and the sample, starts Payara Micro with both on an
+# embedded H2 database, places a demo load of orders, shows progress while the message-driven
+# bean processes them, prints a summary line, then keeps serving until Ctrl-C.
+#
+#   ./run-sample.sh [COUNT]        COUNT orders (default 10000), 3 of them invalid
+#
+# Environment: SAMPLE_PORT (8080), SAMPLE_INVALID (3), SAMPLE_EXIT=1 to stop after the summary;
+# SQLQUEUE_SAMPLE_URL / _USER / _PASSWORD / _DATASOURCE to use another database, e.g.
+#   SQLQUEUE_SAMPLE_URL=jdbc:postgresql://127.0.0.1:5432/shop SQLQUEUE_SAMPLE_USER=shop \
+#   SQLQUEUE_SAMPLE_PASSWORD=secret SQLQUEUE_SAMPLE_DATASOURCE=org.postgresql.ds.PGSimpleDataSource ./run-sample.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+
+count=${1:-10000}
+invalid=${SAMPLE_INVALID:-3}
+port=${SAMPLE_PORT:-8080}
+micro_version=6.2025.10
+run=target/sample-run
+base="http://127.0.0.1:$port/sample/api/orders"
+
+echo "building the adapter and the sample ..."
+mvn -B -q -DskipTests install -pl adapter,ejb-sample -am
+mkdir -p "$run"
+if [ ! -f "$run/payara-micro.jar" ]; then
+  echo "fetching Payara Micro $micro_version ..."
+  mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+    -Dartifact=fish.payara.extras:payara-micro:$micro_version -DoutputDirectory="$run" -Dmdep.stripVersion=true
+fi
+libs=()
+if [[ "${SQLQUEUE_SAMPLE_URL:-}" == jdbc:postgresql:* ]]; then
+  pg=$(ls adapter/target/rar-work/postgresql-*.jar | head -1)
+  libs=(--addlibs "$pg")  # the sample's own JDBC resource needs the driver on the server
+fi
+
+rm -rf "$run/tmp" && mkdir -p "$run/tmp"
+cp adapter/target/sqlqueue-adapter.rar "$run/sqlqueue-adapter.rar"
+cp ejb-sample/target/sqlqueue-ejb-sample-*.war "$run/sample.war"
+printf 'set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1\n' \
+  > "$run/preboot.asadmin"
+# The adapter first: a WAR deployed before the .rar never activates its message-driven bean.
+printf 'deploy %s\ndeploy %s\n' "$PWD/$run/sqlqueue-adapter.rar" "$PWD/$run/sample.war" > "$run/postboot.asadmin"
+
+echo "starting Payara Micro on 127.0.0.1:$port (log: $run/micro.log) ..."
+java -Xmx1g -XX:TieredStopAtLevel=1 -Djava.io.tmpdir="$PWD/$run/tmp" -jar "$run/payara-micro.jar" \
+  --nohazelcast --disablephonehome --port "$port" "${libs[@]}" \
+  --prebootcommandfile "$run/preboot.asadmin" --postbootcommandfile "$run/postboot.asadmin" \
+  > "$run/micro.log" 2>&1 &
+micro=$!
+trap 'kill $micro 2>/dev/null; wait $micro 2>/dev/null; echo "stopped"' EXIT
+
+field() { sed -E "s/.*\"$1\":(-?[0-9]+).*/\1/" <<<"$2"; }
+status() { curl -s -m 10 "$base/status"; }
+
+for _ in $(seq 1 120); do
+  if status | grep -q '"sent"'; then break; fi
+  kill -0 $micro 2>/dev/null || { echo "Payara Micro stopped; see $run/micro.log"; tail -20 "$run/micro.log"; exit 1; }
+  sleep 1
+done
+status | grep -q '"sent"' || { echo "the sample did not come up; see $run/micro.log"; exit 1; }
+
+before=$(status)
+start=$(date +%s%N)
+echo "placing $count orders ($invalid invalid) ..."
+curl -s -m 600 -X POST "$base?count=$count&invalid=$invalid" > /dev/null
+deadline=$(( $(date +%s) + 600 ))
+while :; do
+  s=$(status)
+  processed=$(( $(field processed "$s") - $(field processed "$before") ))
+  dead=$(( $(field deadLettered "$s") - $(field deadLettered "$before") ))
+  echo "  processed $processed of $count, dead-lettered $dead, pending $(field pending "$s")"
+  if (( processed + dead >= count )) || (( $(date +%s) > deadline )); then break; fi
+  sleep 1
+done
+rate=$(awk -v n="$processed" -v ns="$(( $(date +%s%N) - start ))" 'BEGIN { printf "%d", n / (ns / 1e9) }')
+echo "SAMPLE sent=$count processed=$processed duplicates=$(field duplicates "$s") dead_lettered=$dead rate=$rate/s"
+
+if [ "${SAMPLE_EXIT:-0}" = 1 ]; then exit 0; fi
+echo "serving $base/status and POST $base?count=N; Ctrl-C to stop"
+wait $micro
