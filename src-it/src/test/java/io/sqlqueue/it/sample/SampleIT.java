@@ -1,0 +1,121 @@
+package io.sqlqueue.it.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sqlqueue.sample.OrderService;
+import io.sqlqueue.sample.SampleDatabase;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import java.io.File;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import javax.naming.InitialContext;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The adapter (deployed first, through the post-boot file) and the sample's beans in Payara
+ * Micro: orders stored and queued in one transaction, processed by the message-driven bean in
+ * another, observed in the tables, never in log lines.
+ */
+@ExtendWith(ArquillianExtension.class)
+class SampleIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return ShrinkWrap.create(WebArchive.class, "sample-it.war")
+                .addPackage(OrderService.class.getPackage())
+                .addClass(OutboxProbe.class)
+                .addAsLibraries(new File(System.getProperty("it.h2.jar")))
+                // child-first, so the sample's pool runs the project's H2, not Micro's own
+                .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
+    }
+
+    @EJB
+    private OrderService orders;
+
+    @EJB
+    private OutboxProbe probe;
+
+    private static long count(String sql) throws Exception {
+        DataSource ds = InitialContext.doLookup(SampleDatabase.JNDI_NAME);
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static long queued() throws Exception {
+        return count("SELECT COUNT(*) FROM \"" + SampleDatabase.QUEUE + "\"");
+    }
+
+    private static long deadLettered() throws Exception {
+        return count("SELECT COUNT(*) FROM \"" + SampleDatabase.QUEUE + "_dlq\"");
+    }
+
+    private static void await(String what, Callable<Boolean> condition) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (!condition.call()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+        }
+    }
+
+    @Test
+    void fiveThousandOrdersAreEachProcessedExactlyOnce() throws Exception {
+        long before = count("SELECT COUNT(*) FROM orders");
+        long processedBefore = count("SELECT COUNT(*) FROM processed_orders");
+        for (int i = 0; i < 50; i++) {
+            orders.placeOrders(100, 0, "it");
+        }
+        assertEquals(before + 5000, count("SELECT COUNT(*) FROM orders"));
+
+        await("5000 orders processed", () -> count("SELECT COUNT(*) FROM processed_orders") >= processedBefore + 5000
+                && queued() == 0);
+        assertEquals(processedBefore + 5000, count("SELECT COUNT(*) FROM processed_orders"), "processed rows");
+        assertEquals(count("SELECT COUNT(*) FROM processed_orders"),
+                count("SELECT COUNT(DISTINCT message_id) FROM processed_orders"), "no message processed twice");
+        assertEquals(0, count("SELECT COUNT(*) FROM orders o WHERE NOT EXISTS"
+                + " (SELECT 1 FROM processed_orders p WHERE p.order_id = o.id) AND o.customer = 'it'"),
+                "every order processed");
+    }
+
+    @Test
+    void invalidPayloadsAreRetriedThenDeadLetteredWithTheirErrorWhileTheRestFlow() throws Exception {
+        long deadBefore = deadLettered();
+        long processedBefore = count("SELECT COUNT(*) FROM processed_orders");
+        orders.placeOrders(20, 2, "poison");
+
+        await("2 dead-lettered and 18 processed", () -> deadLettered() == deadBefore + 2
+                && count("SELECT COUNT(*) FROM processed_orders") == processedBefore + 18);
+        assertEquals(2, count("SELECT COUNT(*) FROM \"" + SampleDatabase.QUEUE + "_dlq\" WHERE attempts = 3"
+                + " AND last_error LIKE '%invalid order payload%'"), "after 3 attempts, with the bean's error");
+        assertEquals(0, queued());
+    }
+
+    @Test
+    void theOrderAndItsMessageRollBackTogether() throws Exception {
+        long queuedBefore = queued() + deadLettered() + count("SELECT COUNT(*) FROM processed_orders");
+        EJBException e = assertThrows(EJBException.class, () -> probe.storeAndQueueThenThrow(-1));
+        assertTrue(String.valueOf(e.getCause()).contains("fails after the enqueue"), String.valueOf(e));
+        probe.storeAndQueueThenSetRollbackOnly(-2);
+
+        assertEquals(0, count("SELECT COUNT(*) FROM orders WHERE id < 0"), "no order row");
+        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // a message, had one leaked, is processed by now
+        assertEquals(queuedBefore, queued() + deadLettered() + count("SELECT COUNT(*) FROM processed_orders"),
+                "no message was queued, processed or dead-lettered");
+    }
+}
