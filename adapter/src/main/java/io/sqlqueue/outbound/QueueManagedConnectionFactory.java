@@ -74,6 +74,12 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
             + " or NoTransaction.", defaultValue = "true")
     private Boolean useXA = Boolean.TRUE;
 
+    @ConfigProperty(description = "XATransaction, LocalTransaction or NoTransaction. Servers take this over the"
+            + " pool's own setting (Connectors 2.1, 7.13). Empty: XATransaction, LocalTransaction when useXA is"
+            + " false, NoTransaction with dataSourceJndiName. NoTransaction: every send commits at once, whatever"
+            + " the caller's transaction does.")
+    private String transactionSupportLevel = "";
+
     private transient volatile QueueResourceAdapter resourceAdapter;
     private transient volatile PrintWriter logWriter;
     private transient volatile Object dataSource; // XADataSource, DataSource or the JNDI resource, made once
@@ -196,8 +202,12 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         return own != null && !own.isEmpty() ? own : fallback;
     }
 
+    /** The level the server must use: the configured one, or the most the configuration allows. */
     @Override
     public TransactionSupport.TransactionSupportLevel getTransactionSupport() {
+        if (!transactionSupportLevel.isEmpty()) {
+            return TransactionSupportLevel.valueOf(transactionSupportLevel);
+        }
         // Through a server JDBC resource the resource does the enlisting: the pool must not.
         if (usesServerDataSource()) {
             return TransactionSupportLevel.NoTransaction;
@@ -283,6 +293,21 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         this.dataSourceJndiName = dataSourceJndiName == null ? "" : dataSourceJndiName.trim();
     }
 
+    public String getTransactionSupportLevel() {
+        return transactionSupportLevel;
+    }
+
+    /** @throws IllegalArgumentException naming the allowed values */
+    public void setTransactionSupportLevel(String level) {
+        String value = level == null ? "" : level.trim();
+        if (!value.isEmpty() && !value.equals("XATransaction") && !value.equals("LocalTransaction")
+                && !value.equals("NoTransaction")) {
+            throw new IllegalArgumentException("transactionSupportLevel must be XATransaction, LocalTransaction or"
+                    + " NoTransaction, was '" + level + "'");
+        }
+        this.transactionSupportLevel = value;
+    }
+
     public Boolean getUseXA() {
         return useXA;
     }
@@ -295,12 +320,13 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     public boolean equals(Object o) {
         return o instanceof QueueManagedConnectionFactory f && jdbcUrl.equals(f.jdbcUrl) && user.equals(f.user)
                 && password.equals(f.password) && dataSourceJndiName.equals(f.dataSourceJndiName)
-                && useXA.equals(f.useXA);
+                && useXA.equals(f.useXA)
+                && transactionSupportLevel.equals(f.transactionSupportLevel);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(jdbcUrl, user, password, dataSourceJndiName, useXA);
+        return Objects.hash(jdbcUrl, user, password, dataSourceJndiName, useXA, transactionSupportLevel);
     }
 
     @Override

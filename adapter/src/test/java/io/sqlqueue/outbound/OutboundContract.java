@@ -334,6 +334,13 @@ abstract class OutboundContract {
         assertEquals(TransactionSupportLevel.LocalTransaction, mcf.getTransactionSupport());
         mcf.setDataSourceJndiName("java:global/jdbc/app");
         assertEquals(TransactionSupportLevel.NoTransaction, mcf.getTransactionSupport());
+        mcf.setDataSourceJndiName("");
+        mcf.setTransactionSupportLevel("NoTransaction");
+        assertEquals(TransactionSupportLevel.NoTransaction, mcf.getTransactionSupport(), "the admin's choice wins");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> mcf.setTransactionSupportLevel("Local"));
+        assertTrue(e.getMessage().contains("transactionSupportLevel must be XATransaction, LocalTransaction or"
+                + " NoTransaction"), e.getMessage());
     }
 
     @Test

@@ -1,0 +1,139 @@
+package io.sqlqueue.it.outbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueException;
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.QueueTable;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The connection factory inside Payara Micro, through the adapter's own JDBC settings (H2): the
+ * enqueue commits and rolls back with the caller's transaction under XA and local pools, commits
+ * at once under NoTransaction, reports a wrong password clearly, and returns its connections.
+ * The tables are read through the adapter's own classes, so through the same H2 engine.
+ */
+@ExtendWith(ArquillianExtension.class)
+class OutboundIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return ShrinkWrap.create(WebArchive.class, "outbound-it.war").addClass(Sender.class);
+    }
+
+    @EJB
+    private Sender sender;
+
+    private Connection db() throws Exception {
+        return DriverDataSources.plain(Sender.URL, "sa", "sa").getConnection();
+    }
+
+    private String queue;
+
+    @BeforeEach
+    void newQueue() throws Exception {
+        queue = "out_" + Long.toHexString(System.nanoTime());
+        try (Connection c = db()) {
+            QueueTable.open(c, queue).createIfMissing(c);
+        }
+    }
+
+    private List<QueueMessage> drain() throws Exception {
+        try (Connection c = db()) {
+            return QueueTable.open(c, queue).claim(c, 1000);
+        }
+    }
+
+    @Test
+    void xaAndLocalSendsCommitWithTheCallerAndRollBackWithIt() throws Exception {
+        for (String factory : new String[] {Sender.XA, Sender.LOCAL}) {
+            long id = sender.send(factory, queue, OutgoingMessage.text("order 42").header("type", "order")
+                    .priority(7).build());
+            EJBException thrown = assertThrows(EJBException.class, () -> sender.sendThenThrow(factory, queue));
+            assertTrue(String.valueOf(thrown.getCause()).contains("fails after the send"), String.valueOf(thrown));
+            sender.sendThenSetRollbackOnly(factory, queue);
+
+            List<QueueMessage> got = drain();
+            assertEquals(1, got.size(), factory + ": only the committed send is there");
+            QueueMessage m = got.get(0);
+            assertEquals(id, m.id());
+            assertEquals("order 42", m.text());
+            assertEquals(Map.of("type", "order"), m.headers());
+        }
+    }
+
+    @Test
+    void delayAndPriorityArriveIntact() throws Exception {
+        sender.send(Sender.XA, queue, OutgoingMessage.text("low").build());
+        sender.send(Sender.XA, queue, OutgoingMessage.text("high").priority(9).build());
+        sender.send(Sender.XA, queue, OutgoingMessage.text("later").delay(Duration.ofHours(1)).build());
+        assertEquals(List.of("high", "low"), drain().stream().map(QueueMessage::text).toList());
+        try (Connection c = db(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT visible_at, enqueued_at FROM \"" + queue + "\"")) {
+            assertTrue(rs.next());
+            Instant visible = rs.getObject(1, java.time.OffsetDateTime.class).toInstant();
+            Instant enqueued = rs.getObject(2, java.time.OffsetDateTime.class).toInstant();
+            assertEquals(Duration.ofHours(1), Duration.between(enqueued, visible), "the delay");
+        }
+    }
+
+    @Test
+    void withoutTransactionSupportASendCommitsAtOnce() throws Exception {
+        EJBException thrown = assertThrows(EJBException.class, () -> sender.sendThenThrow(Sender.NONE, queue));
+        assertTrue(String.valueOf(thrown.getCause()).contains("fails after the send"), "the send itself failed: "
+                + thrown + " / " + thrown.getCause());
+        assertEquals(List.of("rolled back by an exception"), drain().stream().map(QueueMessage::text).toList(),
+                "NoTransaction: the send committed although the caller rolled back (as documented)");
+    }
+
+    @Test
+    void aWrongPasswordIsAClearErrorWithoutThePassword() {
+        EJBException e = assertThrows(EJBException.class,
+                () -> sender.send(Sender.WRONG_PASSWORD, queue, OutgoingMessage.text("x").build()));
+        Throwable t = e;
+        while (t != null && !(t instanceof QueueException)) {
+            t = t.getCause();
+        }
+        assertTrue(t != null, "a QueueException reaches the caller: " + e);
+        assertTrue(t.getMessage().contains("cannot get a queue connection"), t.getMessage());
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            assertFalse(String.valueOf(c.getMessage()).contains(Sender.SECRET), "the password leaked: " + c);
+        }
+    }
+
+    @Test
+    void tenThousandSendsKeepThePoolAtItsSize() throws Exception {
+        sender.sendMany(Sender.XA, queue, 10_000);
+        try (Connection c = db(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS")) {
+            rs.next();
+            assertTrue(rs.getLong(1) <= 8 + 4, "sessions open on the database: " + rs.getLong(1)
+                    + " (pool of at most 8, plus this test's and the other pools')");
+        }
+        long sent = 0;
+        for (List<QueueMessage> got; !(got = drain()).isEmpty(); ) {
+            sent += got.size();
+        }
+        assertEquals(10_000, sent);
+    }
+}
