@@ -1,0 +1,99 @@
+package io.sqlqueue.it.delivery;
+
+import io.sqlqueue.api.BatchQueueListener;
+import io.sqlqueue.api.QueueListener;
+import io.sqlqueue.api.QueueMessage;
+import jakarta.annotation.Resource;
+import jakarta.annotation.sql.DataSourceDefinition;
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import javax.sql.DataSource;
+
+/** Message-driven beans of each kind, recording what they receive in the table {@code deliveries}. */
+final class DeliveryBeans {
+
+    static final String DS = "java:global/jdbc/delivery";
+
+    private DeliveryBeans() {
+    }
+
+    static void record(DataSource ds, String queue, List<QueueMessage> messages) {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO deliveries (queue_name, message_id, body, attempt, batch_size) VALUES (?, ?, ?, ?, ?)")) {
+            for (QueueMessage m : messages) {
+                ps.setString(1, queue);
+                ps.setLong(2, m.id());
+                ps.setString(3, m.text());
+                ps.setInt(4, m.attempt());
+                ps.setInt(5, messages.size());
+                ps.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Up to 20 messages per call and per transaction. */
+    @DataSourceDefinition(name = DS, className = "org.h2.jdbcx.JdbcDataSource",
+            url = "jdbc:h2:mem:delivery;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000", user = "sa", password = "sa",
+            transactional = true, maxPoolSize = 32)
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "batch_q"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "batchSize", propertyValue = "20"),
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "2"),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20")})
+    public static class Batches implements BatchQueueListener {
+        @Resource(lookup = DS)
+        private DataSource ds;
+
+        @Override
+        public void onMessages(List<QueueMessage> messages) {
+            record(ds, "batch_q", messages);
+        }
+    }
+
+    /** No container transaction: messages are leased, acknowledged on return, retried on a throw. */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "leased_q"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "retryBackoff", propertyValue = "0"),
+        @ActivationConfigProperty(propertyName = "maxRetryBackoff", propertyValue = "0"),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20")})
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public static class Leased implements QueueListener {
+        @Resource(lookup = DS)
+        private DataSource ds;
+
+        @Override
+        public void onMessage(QueueMessage message) {
+            if (message.text().startsWith("flaky") && message.attempt() == 1) {
+                throw new IllegalStateException("fails on its first delivery");
+            }
+            record(ds, "leased_q", List.of(message));
+        }
+    }
+
+    /** One delivery at a time, so the table shows the delivery order. */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "ordered_q"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "1"),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20"),
+        @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "200")})
+    public static class Ordered implements QueueListener {
+        @Resource(lookup = DS)
+        private DataSource ds;
+
+        @Override
+        public void onMessage(QueueMessage message) {
+            record(ds, "ordered_q", List.of(message));
+        }
+    }
+}
