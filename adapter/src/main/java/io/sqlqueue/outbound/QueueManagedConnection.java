@@ -46,6 +46,9 @@ final class QueueManagedConnection implements ManagedConnection {
     private final Set<String> sentInLocalTransaction = new LinkedHashSet<>();
     private boolean inLocalTransaction;
     private volatile boolean destroyed;
+    private volatile boolean broken;
+    /** The factory's breakage count when this connection was last known good. */
+    private volatile long checkedAtBreakage;
     private PrintWriter logWriter;
 
     QueueManagedConnection(QueueManagedConnectionFactory factory, XAConnection xaConnection, Connection connection,
@@ -61,7 +64,28 @@ final class QueueManagedConnection implements ManagedConnection {
     }
 
     boolean isUsable() {
-        return !destroyed;
+        return !destroyed && !broken;
+    }
+
+    /**
+     * Usable, and, if a connection of its factory broke since this one was last checked, still
+     * valid: a broken connection is never handed out again (it stays unmatched until the pool
+     * discards it). Asks its own factory: servers may match through another, equal instance.
+     */
+    boolean isUsableAfterBreakages() {
+        if (!isUsable()) {
+            return false;
+        }
+        long breakages = factory.breakages();
+        if (connection != null && breakages > checkedAtBreakage) {
+            checkedAtBreakage = breakages;
+            try {
+                broken = !connection.isValid(2);
+            } catch (SQLException e) {
+                broken = true;
+            }
+        }
+        return !broken;
     }
 
     String user() {
@@ -108,7 +132,7 @@ final class QueueManagedConnection implements ManagedConnection {
     }
 
     /** The connection broke: tell the server, which destroys us instead of pooling us again. */
-    private void broken(Exception cause) {
+    private void reportBroken(Exception cause) {
         ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, cause);
         for (ConnectionEventListener l : listeners) {
             l.connectionErrorOccurred(event);
@@ -182,8 +206,10 @@ final class QueueManagedConnection implements ManagedConnection {
             afterSend(queue);
             return ids;
         } catch (SQLException e) {
-            if (isBroken(e)) {
-                broken(e);
+            if (isBroken(e) && !broken) {
+                broken = true;
+                factory.connectionBroke();
+                reportBroken(e);
             }
             throw new QueueException("cannot enqueue to '" + queue + "': " + e.getMessage(), e);
         } catch (ResourceException e) {
@@ -195,6 +221,24 @@ final class QueueManagedConnection implements ManagedConnection {
             throws SQLException {
         QueueTable table = factory.queue(c, queue);
         return batch ? table.sendAll(c, messages) : new long[] {table.send(c, messages.get(0))};
+    }
+
+    /**
+     * An XA call failed: if the connection is dead, stop handing it out, tell the factory (its
+     * other idle connections get checked) and the server (which destroys this one).
+     */
+    void checkAfterFailure(Exception failure) {
+        boolean dead;
+        try {
+            dead = connection == null || !connection.isValid(2);
+        } catch (SQLException e) {
+            dead = true;
+        }
+        if (dead && !broken) {
+            broken = true;
+            factory.connectionBroke();
+            reportBroken(failure);
+        }
     }
 
     /** Is the physical connection unusable after this failure? (SQLSTATE class 08, or it says so.) */
@@ -254,7 +298,7 @@ final class QueueManagedConnection implements ManagedConnection {
                     : "XA is off (useXA=false): use LocalTransaction or NoTransaction support");
         }
         try {
-            return xaConnection.getXAResource();
+            return new BreakageAwareXAResource(xaConnection.getXAResource(), this);
         } catch (SQLException e) {
             throw new ResourceException("cannot get the database's XAResource: " + e.getMessage(), e);
         }

@@ -80,6 +80,9 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
             + " the caller's transaction does.")
     private String transactionSupportLevel = "";
 
+    /** Raised each time a physical connection is found broken: idle ones are checked before reuse. */
+    private transient volatile long breakages;
+
     private transient volatile QueueResourceAdapter resourceAdapter;
     private transient volatile PrintWriter logWriter;
     private transient volatile Object dataSource; // XADataSource, DataSource or the JNDI resource, made once
@@ -186,6 +189,18 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         return queues.computeIfAbsent(name, n -> new QueueTable(found, n, null, RetryPolicy.DEFAULT));
     }
 
+    /**
+     * A physical connection broke (the database restarted, or killed our sessions): the pool's idle
+     * connections may be broken too, so each is checked once before it is handed out again.
+     */
+    void connectionBroke() {
+        breakages++;
+    }
+
+    long breakages() {
+        return breakages;
+    }
+
     /** Tells the resource adapter (and through it the queue's pollers) that an enqueue committed. */
     void enqueueCommitted(String queue) {
         QueueResourceAdapter ra = resourceAdapter;
@@ -223,7 +238,7 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         // A connection through a server resource has no user of its own and matches any subject.
         for (Object o : connections) {
             // By configuration, not identity: servers may match through another, equal instance.
-            if (o instanceof QueueManagedConnection mc && equals(mc.factory()) && mc.isUsable()
+            if (o instanceof QueueManagedConnection mc && equals(mc.factory()) && mc.isUsableAfterBreakages()
                     && (credential == null || mc.user() == null || credential.getUserName().equals(mc.user()))) {
                 return mc;
             }

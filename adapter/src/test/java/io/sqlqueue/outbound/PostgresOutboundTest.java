@@ -1,6 +1,8 @@
 package io.sqlqueue.outbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sqlqueue.api.QueueConnection;
@@ -11,7 +13,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The outbound contract on PostgreSQL (SQLQUEUE_PG_*); each test skipped, visibly, without it. */
@@ -45,5 +49,33 @@ class PostgresOutboundTest extends OutboundContract {
         assertEquals(1, events.size());
         assertEquals(ConnectionEvent.CONNECTION_ERROR_OCCURRED, events.get(0).getId());
         mc.destroy();
+    }
+
+    @Test
+    void afterOneBrokenConnectionTheOtherIdleOnesAreCheckedBeforeReuse() throws Exception {
+        QueueManagedConnection used = (QueueManagedConnection) mcf.createManagedConnection(null, null);
+        QueueManagedConnection idle = (QueueManagedConnection) mcf.createManagedConnection(null, null);
+        ((QueueConnection) used.getConnection(null, null)).send(queue, "before");
+        ((QueueConnection) idle.getConnection(null, null)).send(queue, "before too");
+        String[] db = database();
+        try (Connection killer = DriverDataSources.plain(db[0], db[1], db[2]).getConnection();
+                Statement s = killer.createStatement()) {
+            s.executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND pid <> pg_backend_pid() AND query LIKE 'INSERT INTO \"" + queue + "\"%'").close();
+        }
+        assertSame(idle, mcf.matchManagedConnections(new HashSet<>(Set.of(idle)), null, null),
+                "nothing broke yet as far as the factory knows: no check, no cost");
+
+        org.junit.jupiter.api.Assertions.assertThrows(QueueException.class,
+                () -> ((QueueConnection) used.getConnection(null, null)).send(queue, "fails once"));
+
+        assertNull(mcf.matchManagedConnections(new HashSet<>(Set.of(idle)), null, null),
+                "the other killed connection is found broken and not handed out");
+        QueueManagedConnection fresh = (QueueManagedConnection) mcf.createManagedConnection(null, null);
+        assertSame(fresh, mcf.matchManagedConnections(new HashSet<>(Set.of(idle, fresh)), null, null));
+        ((QueueConnection) fresh.getConnection(null, null)).send(queue, "after");
+        used.destroy();
+        idle.destroy();
+        fresh.destroy();
     }
 }

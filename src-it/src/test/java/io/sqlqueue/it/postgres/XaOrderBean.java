@@ -29,6 +29,13 @@ public class XaOrderBean {
     @Resource
     private SessionContext context;
 
+    /** A send alone, in its own transaction. */
+    public long send(String queue, String text) {
+        try (QueueConnection q = queues.getConnection()) {
+            return q.send(queue, text);
+        }
+    }
+
     public void storeAndQueue(String queue, long id, boolean fail, boolean rollbackOnly) throws SQLException {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("INSERT INTO xa_orders (id) VALUES (?)");
