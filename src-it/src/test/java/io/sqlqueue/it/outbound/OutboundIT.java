@@ -108,17 +108,31 @@ class OutboundIT {
 
     @Test
     void aWrongPasswordIsAClearErrorWithoutThePassword() {
+        QueueException e = queueException(Sender.WRONG_PASSWORD);
+        assertTrue(e.getMessage().startsWith("cannot get a queue connection"), e.getMessage());
+        assertTrue(e.getMessage().contains("cannot connect to the queue database"), e.getMessage());
+    }
+
+    @Test
+    void aBadJdbcUrlIsAClearErrorNamingTheProperty() {
+        QueueException e = queueException(Sender.BAD_URL);
+        assertTrue(e.getMessage().contains("jdbcUrl must start with jdbc:sqlserver:, jdbc:postgresql: or jdbc:h2:"),
+                e.getMessage());
+    }
+
+    /** The QueueException a send through this factory ends in; no message in its chain holds the password. */
+    private QueueException queueException(String factory) {
         EJBException e = assertThrows(EJBException.class,
-                () -> sender.send(Sender.WRONG_PASSWORD, queue, OutgoingMessage.text("x").build()));
-        Throwable t = e;
-        while (t != null && !(t instanceof QueueException)) {
-            t = t.getCause();
-        }
-        assertTrue(t != null, "a QueueException reaches the caller: " + e);
-        assertTrue(t.getMessage().contains("cannot get a queue connection"), t.getMessage());
+                () -> sender.send(factory, queue, OutgoingMessage.text("x").build()));
+        QueueException found = null;
         for (Throwable c = e; c != null; c = c.getCause()) {
             assertFalse(String.valueOf(c.getMessage()).contains(Sender.SECRET), "the password leaked: " + c);
+            if (c instanceof QueueException q && found == null) {
+                found = q;
+            }
         }
+        assertTrue(found != null, "a QueueException reaches the caller: " + e);
+        return found;
     }
 
     @Test

@@ -26,6 +26,9 @@ import javax.naming.NamingException;
             resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.NoTransaction,
             maxPoolSize = 8, properties = {"jdbcUrl=" + Sender.URL, "user=sa", "password=sa", "useXA=false",
                 "transactionSupportLevel=NoTransaction"}),
+    @ConnectionFactoryDefinition(name = Sender.BAD_URL, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
+            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.XATransaction,
+            properties = {"jdbcUrl=jdbc:mysql://127.0.0.1:1/orders", "user=sa", "password=" + Sender.SECRET}),
     @ConnectionFactoryDefinition(name = Sender.WRONG_PASSWORD, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
             resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.XATransaction,
             properties = {"jdbcUrl=" + Sender.URL, "user=sa", "password=" + Sender.SECRET})
@@ -38,6 +41,7 @@ public class Sender {
     static final String LOCAL = "java:app/queue/local";
     static final String NONE = "java:app/queue/none";
     static final String WRONG_PASSWORD = "java:app/queue/wrong";
+    static final String BAD_URL = "java:app/queue/bad-url";
     static final String SECRET = "Not-The-Password-42";
 
     @Resource
