@@ -19,33 +19,87 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The connection factory inside Payara Micro, through the adapter's own JDBC settings (H2): the
+ * The connection factory inside Payara Micro, through the adapter's own JDBC settings: the
  * enqueue commits and rolls back with the caller's transaction under XA and local pools, commits
- * at once under NoTransaction, reports a wrong password clearly, and returns its connections.
- * The tables are read through the adapter's own classes, so through the same H2 engine.
+ * at once under NoTransaction, reports a bad URL or password clearly, and returns its connections.
+ * Runs on H2, and on PostgreSQL in the execution that sets {@code it.db=postgresql}. The tables are
+ * read through the adapter's own classes, so through the same driver as the factories.
  */
 @ExtendWith(ArquillianExtension.class)
 class OutboundIT {
 
+    /** The database of this run: url, user, password (in the WAR as it-db.properties). */
+    private static final String DB_FILE = "it-db.properties";
+
     @Deployment
     static WebArchive deployment() {
-        return ShrinkWrap.create(WebArchive.class, "outbound-it.war").addClass(Sender.class);
+        Properties db = new Properties();
+        if ("postgresql".equals(System.getProperty("it.db"))) {
+            db.setProperty("url", System.getenv("SQLQUEUE_PG_URL"));
+            db.setProperty("user", System.getenv("SQLQUEUE_PG_USER"));
+            db.setProperty("password", System.getenv("SQLQUEUE_PG_PASSWORD"));
+        } else {
+            db.setProperty("url", "jdbc:h2:mem:outbound_it;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
+            db.setProperty("user", "sa");
+            db.setProperty("password", "sa");
+        }
+        StringBuilder props = new StringBuilder();
+        db.forEach((k, v) -> props.append(k).append('=').append(v).append('\n'));
+        String url = db.getProperty("url"), user = db.getProperty("user"), password = db.getProperty("password");
+        String webXml = "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
+                + factory(Sender.XA, "XATransaction", 8, url, user, password, "")
+                + factory(Sender.LOCAL, "LocalTransaction", 8, url, user, password, "useXA=false")
+                + factory(Sender.NONE, "NoTransaction", 8, url, user, password,
+                        "useXA=false", "transactionSupportLevel=NoTransaction")
+                + factory(Sender.WRONG_PASSWORD, "XATransaction", 2, url, user, Sender.SECRET, "")
+                + factory(Sender.BAD_URL, "XATransaction", 2, "jdbc:mysql://127.0.0.1:1/orders", user, Sender.SECRET, "")
+                + "</web-app>";
+        return ShrinkWrap.create(WebArchive.class, "outbound-it.war")
+                .addClass(Sender.class)
+                .addAsResource(new StringAsset(props.toString()), DB_FILE)
+                .addAsWebInfResource(new StringAsset(webXml), "web.xml");
+    }
+
+    private static String factory(String name, String transactions, int maxPool, String url, String user,
+            String password, String... more) {
+        StringBuilder x = new StringBuilder("<connection-factory><name>" + name + "</name>"
+                + "<interface-name>io.sqlqueue.api.QueueConnectionFactory</interface-name>"
+                + "<resource-adapter>sqlqueue-adapter</resource-adapter><max-pool-size>" + maxPool + "</max-pool-size>"
+                + "<transaction-support>" + transactions + "</transaction-support>"
+                + property("jdbcUrl", url) + property("user", user) + property("password", password));
+        for (String p : more) {
+            if (!p.isEmpty()) {
+                x.append(property(p.substring(0, p.indexOf('=')), p.substring(p.indexOf('=') + 1)));
+            }
+        }
+        return x.append("</connection-factory>").toString();
+    }
+
+    private static String property(String name, String value) {
+        return "<property><name>" + name + "</name><value>" + value.replace("&", "&amp;") + "</value></property>";
     }
 
     @EJB
     private Sender sender;
 
     private Connection db() throws Exception {
-        return DriverDataSources.plain(Sender.URL, "sa", "sa").getConnection();
+        Properties db = new Properties();
+        try (var in = getClass().getClassLoader().getResourceAsStream(DB_FILE)) {
+            db.load(in);
+        }
+        return DriverDataSources.plain(db.getProperty("url"), db.getProperty("user"), db.getProperty("password"))
+                .getConnection();
     }
 
     private String queue;
@@ -89,7 +143,7 @@ class OutboundIT {
         sender.send(Sender.XA, queue, OutgoingMessage.text("later").delay(Duration.ofHours(1)).build());
         assertEquals(List.of("high", "low"), drain().stream().map(QueueMessage::text).toList());
         try (Connection c = db(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT visible_at, enqueued_at FROM \"" + queue + "\"")) {
+                "SELECT visible_at, enqueued_at FROM \"" + queue + "\"")) { // both written from one clock reading
             assertTrue(rs.next());
             Instant visible = rs.getObject(1, java.time.OffsetDateTime.class).toInstant();
             Instant enqueued = rs.getObject(2, java.time.OffsetDateTime.class).toInstant();
@@ -138,11 +192,12 @@ class OutboundIT {
     @Test
     void tenThousandSendsKeepThePoolAtItsSize() throws Exception {
         sender.sendMany(Sender.XA, queue, 10_000);
-        try (Connection c = db(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS")) {
+        try (Connection c = db(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                c.getMetaData().getDatabaseProductName().equals("H2") ? "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS"
+                        : "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()")) {
             rs.next();
-            assertTrue(rs.getLong(1) <= 8 + 4, "sessions open on the database: " + rs.getLong(1)
-                    + " (pool of at most 8, plus this test's and the other pools')");
+            assertTrue(rs.getLong(1) <= 8 + 8 + 4, "sessions open on the database: " + rs.getLong(1)
+                    + " (each pool holds at most 8, plus this test's and other sessions)");
         }
         long sent = 0;
         for (List<QueueMessage> got; !(got = drain()).isEmpty(); ) {

@@ -8,35 +8,17 @@ import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.resource.ConnectionFactoryDefinition;
-import jakarta.resource.ConnectionFactoryDefinitions;
-import jakarta.resource.spi.TransactionSupport.TransactionSupportLevel;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
-/** Sends through connection factories of each transaction support, the way applications do. */
-@ConnectionFactoryDefinitions({
-    @ConnectionFactoryDefinition(name = Sender.XA, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
-            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.XATransaction,
-            maxPoolSize = 8, properties = {"jdbcUrl=" + Sender.URL, "user=sa", "password=sa"}),
-    @ConnectionFactoryDefinition(name = Sender.LOCAL, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
-            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.LocalTransaction,
-            maxPoolSize = 8, properties = {"jdbcUrl=" + Sender.URL, "user=sa", "password=sa", "useXA=false"}),
-    @ConnectionFactoryDefinition(name = Sender.NONE, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
-            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.NoTransaction,
-            maxPoolSize = 8, properties = {"jdbcUrl=" + Sender.URL, "user=sa", "password=sa", "useXA=false",
-                "transactionSupportLevel=NoTransaction"}),
-    @ConnectionFactoryDefinition(name = Sender.BAD_URL, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
-            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.XATransaction,
-            properties = {"jdbcUrl=jdbc:mysql://127.0.0.1:1/orders", "user=sa", "password=" + Sender.SECRET}),
-    @ConnectionFactoryDefinition(name = Sender.WRONG_PASSWORD, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
-            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.XATransaction,
-            properties = {"jdbcUrl=" + Sender.URL, "user=sa", "password=" + Sender.SECRET})
-})
+/**
+ * Sends through connection factories of each transaction support, the way applications do. The
+ * factories are declared in the test's web.xml ({@link OutboundIT#deployment()}), for the
+ * database of the run.
+ */
 @Stateless
 public class Sender {
 
-    static final String URL = "jdbc:h2:mem:outbound_it;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
     static final String XA = "java:app/queue/xa";
     static final String LOCAL = "java:app/queue/local";
     static final String NONE = "java:app/queue/none";
