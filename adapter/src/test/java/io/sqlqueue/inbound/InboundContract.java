@@ -284,4 +284,51 @@ abstract class InboundContract {
         active.clear();
         await("no poller left running", () -> container.activeWorks.get() == 0);
     }
+
+    @Test
+    void getXAResourcesLetsTheServerRecoverADequeueLeftInDoubt() throws Exception {
+        assumeTrue(!database()[0].startsWith("jdbc:h2:"),
+                "H2 ends a prepared transaction when its session closes: no in-doubt dequeue to recover");
+        long id = table.send(admin, OutgoingMessage.text("in doubt").build());
+        QueueActivationSpec spec = spec();
+        javax.transaction.xa.Xid xid = new javax.transaction.xa.Xid() {
+            private final byte[] gtrid = ("recovery-" + System.nanoTime()).getBytes();
+
+            @Override
+            public int getFormatId() {
+                return 0x5351;
+            }
+
+            @Override
+            public byte[] getGlobalTransactionId() {
+                return gtrid;
+            }
+
+            @Override
+            public byte[] getBranchQualifier() {
+                return new byte[] {1};
+            }
+        };
+        String[] db = database();
+        javax.sql.XAConnection crashed = DriverDataSources.xa(db[0], db[1], db[2]).getXAConnection();
+        try {
+            javax.transaction.xa.XAResource branch = crashed.getXAResource();
+            branch.start(xid, javax.transaction.xa.XAResource.TMNOFLAGS);
+            assertEquals(1, table.claim(crashed.getConnection(), 1).size());
+            branch.end(xid, javax.transaction.xa.XAResource.TMSUCCESS);
+            branch.prepare(xid); // the server "crashes" here: the dequeue is in doubt
+        } finally {
+            crashed.close();
+        }
+
+        javax.transaction.xa.XAResource[] recovery = adapter.getXAResources(new QueueActivationSpec[] {spec});
+        assertEquals(1, recovery.length);
+        List<javax.transaction.xa.Xid> inDoubt = List.of(recovery[0].recover(
+                javax.transaction.xa.XAResource.TMSTARTRSCAN | javax.transaction.xa.XAResource.TMENDRSCAN));
+        assertTrue(inDoubt.stream().anyMatch(x -> java.util.Arrays.equals(x.getGlobalTransactionId(),
+                xid.getGlobalTransactionId())), "the prepared dequeue is found for recovery");
+        recovery[0].rollback(xid); // what the server's recovery decides for an unlogged transaction
+        assertEquals(List.of(id), table.claim(admin, 1).stream().map(QueueMessage::id).toList(),
+                "rolled back by recovery, the message is back");
+    }
 }
