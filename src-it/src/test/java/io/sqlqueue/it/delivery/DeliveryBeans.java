@@ -1,14 +1,19 @@
 package io.sqlqueue.it.delivery;
 
 import io.sqlqueue.api.BatchQueueListener;
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueConnectionFactory;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
 import jakarta.annotation.Resource;
 import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
+import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.resource.ConnectionFactoryDefinition;
+import jakarta.resource.spi.TransactionSupport.TransactionSupportLevel;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -77,6 +82,40 @@ final class DeliveryBeans {
                 throw new IllegalStateException("fails on its first delivery");
             }
             record(ds, "leased_q", List.of(message));
+        }
+    }
+
+    /** Polls rarely: only the wake-up of a committed local enqueue brings messages quickly. */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "wake_q"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "10000"),
+        @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "60000")})
+    public static class Woken implements QueueListener {
+        @Resource(lookup = DS)
+        private DataSource ds;
+
+        @Override
+        public void onMessage(QueueMessage message) {
+            record(ds, "wake_q", List.of(message));
+        }
+    }
+
+    /** Sends through the adapter's connection factory, whose commit wakes the queue's pollers. */
+    @ConnectionFactoryDefinition(name = WakeSender.FACTORY, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
+            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.NoTransaction,
+            maxPoolSize = 8, properties = {"dataSourceJndiName=" + DS})
+    @Stateless
+    public static class WakeSender {
+        static final String FACTORY = "java:app/queue/wake";
+
+        @Resource(lookup = FACTORY)
+        private QueueConnectionFactory queues;
+
+        public void send(String text) {
+            try (QueueConnection c = queues.getConnection()) {
+                c.send("wake_q", text);
+            }
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import javax.naming.InitialContext;
 import javax.sql.DataSource;
+import jakarta.ejb.EJB;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -35,7 +36,7 @@ class DeliveryIT {
     static WebArchive deployment() {
         return ShrinkWrap.create(WebArchive.class, "delivery-it.war")
                 .addClasses(DeliveryBeans.class, DeliveryBeans.Batches.class, DeliveryBeans.Leased.class,
-                        DeliveryBeans.Ordered.class)
+                        DeliveryBeans.Ordered.class, DeliveryBeans.Woken.class, DeliveryBeans.WakeSender.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")))
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
     }
@@ -48,7 +49,7 @@ class DeliveryIT {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS deliveries (seq BIGINT AUTO_INCREMENT PRIMARY KEY,"
                     + " queue_name VARCHAR(50), message_id BIGINT, body VARCHAR(200), attempt INT, batch_size INT)");
-            for (String q : new String[] {"batch_q", "leased_q", "ordered_q"}) {
+            for (String q : new String[] {"batch_q", "leased_q", "ordered_q", "wake_q"}) {
                 QueueTable.open(c, q).createIfMissing(c); // the activations create them too; make sure before sending
             }
         }
@@ -125,5 +126,27 @@ class DeliveryIT {
             }
         }
         assertEquals(List.of("urgent", "first of 0", "second of 0", "later"), order);
+    }
+
+    @EJB
+    private DeliveryBeans.WakeSender wakeSender;
+
+    @Test
+    void aCommittedEnqueueWakesAnIdlePollerLongBeforeItsPollInterval() throws Exception {
+        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // the poller has found the queue empty and sleeps 10 s+
+        List<Long> latencies = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String text = "wake " + i;
+            long start = System.nanoTime();
+            wakeSender.send(text);
+            await(text + " delivered", () -> count("SELECT COUNT(*) FROM deliveries WHERE queue_name = 'wake_q'"
+                    + " AND body = '" + text + "'") == 1);
+            latencies.add((System.nanoTime() - start) / 1_000_000);
+            LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // idle again between messages
+        }
+        latencies.sort(null);
+        assertTrue(latencies.get(latencies.size() - 1) < 3000,
+                "every message delivered within 3 s, long before the 10 s poll interval; ms: " + latencies);
+        System.out.println("wake-up latency ms (send to recorded delivery, sorted): " + latencies);
     }
 }
