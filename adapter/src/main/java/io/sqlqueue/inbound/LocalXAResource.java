@@ -17,7 +17,6 @@ import javax.transaction.xa.Xid;
 final class LocalXAResource implements XAResource {
 
     private final Connection connection;
-    private Xid current;
 
     LocalXAResource(Connection connection) {
         this.connection = connection;
@@ -30,7 +29,6 @@ final class LocalXAResource implements XAResource {
         }
         try {
             connection.setAutoCommit(false);
-            current = xid;
         } catch (SQLException e) {
             throw error(XAException.XAER_RMFAIL, e);
         }
@@ -66,8 +64,6 @@ final class LocalXAResource implements XAResource {
             connection.setAutoCommit(true);
         } catch (SQLException e) {
             throw error(commit ? XAException.XA_RBCOMMFAIL : XAException.XAER_RMFAIL, e);
-        } finally {
-            current = null;
         }
     }
 
@@ -79,7 +75,7 @@ final class LocalXAResource implements XAResource {
 
     @Override
     public void forget(Xid xid) {
-        current = null;
+        // nothing is remembered
     }
 
     @Override
@@ -100,9 +96,5 @@ final class LocalXAResource implements XAResource {
     @Override
     public boolean setTransactionTimeout(int seconds) {
         return false;
-    }
-
-    boolean inTransaction() {
-        return current != null;
     }
 }

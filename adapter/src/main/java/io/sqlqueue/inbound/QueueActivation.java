@@ -174,10 +174,6 @@ final class QueueActivation {
         return t;
     }
 
-    QueueTable table() {
-        return table;
-    }
-
     /** Takes a delivery slot if one is free. */
     boolean tryTakeSlot() {
         return slots.tryAcquire();

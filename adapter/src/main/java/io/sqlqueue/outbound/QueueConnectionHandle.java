@@ -59,8 +59,4 @@ final class QueueConnectionHandle implements QueueConnection {
     void invalidate() {
         managed = null;
     }
-
-    boolean isClosed() {
-        return closed || managed == null;
-    }
 }
