@@ -3,6 +3,7 @@ package io.sqlqueue.inbound;
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.TestXid;
 import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.XATerminator;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
@@ -18,14 +19,12 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Timer;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
@@ -50,7 +49,6 @@ final class FakeContainer implements BootstrapContext {
     final AtomicInteger rollbacks = new AtomicInteger();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final ThreadLocal<Tx> current = new ThreadLocal<>();
-    private final AtomicLong xids = new AtomicLong();
 
     private static final class Tx {
         final List<Synchronization> synchronizations = new ArrayList<>();
@@ -134,7 +132,8 @@ final class FakeContainer implements BootstrapContext {
                         case "equals" -> {
                             return proxy == args[0];
                         }
-                        default -> throw new UnsupportedOperationException(method.getName());
+                        default -> throw new UnsupportedOperationException(
+                                "the adapter called " + method.getName() + ", which no test endpoint expects");
                     }
                 });
     }
@@ -143,24 +142,7 @@ final class FakeContainer implements BootstrapContext {
         Tx tx = new Tx();
         tx.resource = resource;
         if (resource != null) {
-            long n = xids.incrementAndGet();
-            byte[] gtrid = ByteBuffer.allocate(16).putLong(System.nanoTime()).putLong(n).array();
-            tx.xid = new Xid() {
-                @Override
-                public int getFormatId() {
-                    return 0x5351;
-                }
-
-                @Override
-                public byte[] getGlobalTransactionId() {
-                    return gtrid;
-                }
-
-                @Override
-                public byte[] getBranchQualifier() {
-                    return new byte[] {1};
-                }
-            };
+            tx.xid = TestXid.next();
             resource.start(tx.xid, XAResource.TMNOFLAGS);
         }
         current.set(tx);
@@ -278,12 +260,12 @@ final class FakeContainer implements BootstrapContext {
 
             @Override
             public void putResource(Object key, Object value) {
-                throw new UnsupportedOperationException();
+                throw new UnsupportedOperationException("the adapter keeps no state in the transaction registry");
             }
 
             @Override
             public Object getResource(Object key) {
-                throw new UnsupportedOperationException();
+                throw new UnsupportedOperationException("the adapter keeps no state in the transaction registry");
             }
 
             @Override

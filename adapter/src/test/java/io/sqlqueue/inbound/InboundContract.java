@@ -10,6 +10,7 @@ import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
+import io.sqlqueue.engine.TestXid;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -291,24 +292,7 @@ abstract class InboundContract {
                 "H2 ends a prepared transaction when its session closes: no in-doubt dequeue to recover");
         long id = table.send(admin, OutgoingMessage.text("in doubt").build());
         QueueActivationSpec spec = spec();
-        javax.transaction.xa.Xid xid = new javax.transaction.xa.Xid() {
-            private final byte[] gtrid = ("recovery-" + System.nanoTime()).getBytes();
-
-            @Override
-            public int getFormatId() {
-                return 0x5351;
-            }
-
-            @Override
-            public byte[] getGlobalTransactionId() {
-                return gtrid;
-            }
-
-            @Override
-            public byte[] getBranchQualifier() {
-                return new byte[] {1};
-            }
-        };
+        javax.transaction.xa.Xid xid = TestXid.next();
         String[] db = database();
         javax.sql.XAConnection crashed = DriverDataSources.xa(db[0], db[1], db[2]).getXAConnection();
         try {

@@ -17,6 +17,7 @@ import io.sqlqueue.api.QueueException;
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.TestXid;
 import io.sqlqueue.inbound.QueueResourceAdapter;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionEvent;
@@ -28,7 +29,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -37,7 +37,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.AfterEach;
@@ -162,24 +161,7 @@ abstract class OutboundContract {
     }
 
     private static Xid xid() {
-        byte[] gtrid = ByteBuffer.allocate(16).putLong(System.nanoTime()).putLong(ThreadLocalRandom.current().nextLong())
-                .array();
-        return new Xid() {
-            @Override
-            public int getFormatId() {
-                return 0x5351;
-            }
-
-            @Override
-            public byte[] getGlobalTransactionId() {
-                return gtrid;
-            }
-
-            @Override
-            public byte[] getBranchQualifier() {
-                return new byte[] {1};
-            }
-        };
+        return TestXid.next();
     }
 
     @Test
