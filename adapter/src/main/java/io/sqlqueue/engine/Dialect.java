@@ -6,7 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Locale;
 
@@ -66,9 +65,14 @@ public abstract class Dialect {
     /** The database clock plus the milliseconds of the named duration parameter. */
     abstract String nowPlus(String parameter);
 
-    /** Reads a timestamp column written from {@link #now()}: a timestamp with time zone by default. */
+    /**
+     * Reads a timestamp column written from {@link #now()}: a timestamp with time zone by default,
+     * which {@code getTimestamp} returns as its instant. Not {@code getObject(column,
+     * OffsetDateTime.class)}: Payara's JDBC wrapper calls that by reflection, which took 7% of a
+     * delivery's CPU in the end-to-end benchmark.
+     */
     Instant readInstant(ResultSet rs, int column) throws SQLException {
-        return rs.getObject(column, OffsetDateTime.class).toInstant();
+        return rs.getTimestamp(column).toInstant();
     }
 
     /** Whether this exception is a unique-key violation (a duplicate dedup key): SQLSTATE 23505 by default. */

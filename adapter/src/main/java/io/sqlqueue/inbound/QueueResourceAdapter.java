@@ -54,6 +54,8 @@ public class QueueResourceAdapter implements ResourceAdapter {
     static final Duration DEACTIVATION_WAIT = Duration.ofSeconds(20);
 
     private volatile BootstrapContext context;
+    /** Cached: the servers look it up in JNDI on every call, which showed in the delivery profile. */
+    private volatile TransactionSynchronizationRegistry registry;
     private final Map<Key, QueueActivation> activations = new ConcurrentHashMap<>();
     private final List<DeliveryConnections.Channel> recoveryChannels = new CopyOnWriteArrayList<>();
 
@@ -88,6 +90,7 @@ public class QueueResourceAdapter implements ResourceAdapter {
         recoveryChannels.clear();
         enqueueListeners.clear();
         context = null;
+        registry = null;
         LOG.info("SQL queue resource adapter stopped");
     }
 
@@ -150,8 +153,13 @@ public class QueueResourceAdapter implements ResourceAdapter {
 
     /** The server's registry, to learn when a transaction commits; null before start or outside a server. */
     public TransactionSynchronizationRegistry transactionSynchronizationRegistry() {
-        BootstrapContext c = context;
-        return c == null ? null : c.getTransactionSynchronizationRegistry();
+        TransactionSynchronizationRegistry found = registry;
+        if (found == null) {
+            BootstrapContext c = context;
+            found = c == null ? null : c.getTransactionSynchronizationRegistry();
+            registry = found;
+        }
+        return found;
     }
 
     /** Registers a listener for committed enqueues (the pollers of a queue). */
