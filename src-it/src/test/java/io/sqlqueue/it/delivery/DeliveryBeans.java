@@ -44,9 +44,13 @@ final class DeliveryBeans {
         }
     }
 
-    /** Up to 20 messages per call and per transaction. */
-    @DataSourceDefinition(name = DS, className = "org.h2.jdbcx.JdbcDataSource",
-            url = "jdbc:h2:mem:delivery;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000", user = "sa", password = "sa",
+    /**
+     * Up to 20 messages per call and per transaction. (The data source: H2, or the database of
+     * the SQLQUEUE_SAMPLE_* variables, which the PostgreSQL execution in src-it/pom.xml sets.)
+     */
+    @DataSourceDefinition(name = DS, className = "${ENV=SQLQUEUE_SAMPLE_DATASOURCE:org.h2.jdbcx.JdbcDataSource}",
+            url = "${ENV=SQLQUEUE_SAMPLE_URL:jdbc:h2:mem:delivery;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000}",
+            user = "${ENV=SQLQUEUE_SAMPLE_USER:sa}", password = "${ENV=SQLQUEUE_SAMPLE_PASSWORD:sa}",
             transactional = true, maxPoolSize = 32)
     @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "queue", propertyValue = "batch_q"),
@@ -61,6 +65,30 @@ final class DeliveryBeans {
         @Override
         public void onMessages(List<QueueMessage> messages) {
             record(ds, "batch_q", messages);
+        }
+    }
+
+    /**
+     * Fails the first delivery of every third message (its text starts with "flaky") after
+     * recording it: the rollback takes the record back with the message, which comes again.
+     */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "flaky_q"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "4"),
+        @ActivationConfigProperty(propertyName = "retryBackoff", propertyValue = "0"),
+        @ActivationConfigProperty(propertyName = "maxRetryBackoff", propertyValue = "0"),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20")})
+    public static class Flaky implements QueueListener {
+        @Resource(lookup = DS)
+        private DataSource ds;
+
+        @Override
+        public void onMessage(QueueMessage message) {
+            record(ds, "flaky_q", List.of(message));
+            if (message.text().startsWith("flaky") && message.attempt() == 1) {
+                throw new IllegalStateException("fails on its first delivery");
+            }
         }
     }
 
