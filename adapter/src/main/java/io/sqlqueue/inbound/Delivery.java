@@ -50,7 +50,7 @@ final class Delivery implements Work {
                 return;
             }
             try {
-                while (!activation.stopping()) {
+                while (!activation.stopping() && !activation.paused()) {
                     int delivered = activation.transacted ? deliverTransacted(endpoint, channel)
                             : deliverLeased(endpoint, channel);
                     if (delivered == 0) {
@@ -61,6 +61,7 @@ final class Delivery implements Work {
                 endpoint.release();
             }
         } catch (SQLException | ResourceException | NoSuchMethodException | RuntimeException e) {
+            activation.monitor.failed(describe(e));
             QueueActivation.log(Level.WARNING, "delivery from " + activation.spec.getQueue() + " stopped: "
                     + e.getMessage(), e);
         } finally {
@@ -73,6 +74,7 @@ final class Delivery implements Work {
         Outcome outcome = new Outcome();
         List<QueueMessage> claimed = List.of();
         Throwable failure = null;
+        boolean givenBack = false;
         endpoint.beforeDelivery(activation.method);
         TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
         try {
@@ -86,7 +88,13 @@ final class Delivery implements Work {
             } finally {
                 channel.release(c);
             }
-            if (!claimed.isEmpty()) {
+            if (inTransaction && activation.failuresBeingRecorded(claimed)) {
+                // Another delivery's rollback has just returned it, and that delivery has not yet
+                // counted the attempt: the bean would see it once more than maxAttempts allows.
+                givenBack = true;
+                registry.setRollbackOnly();
+            } else if (!claimed.isEmpty()) {
+                long started = activation.monitor.delivering(claimed);
                 try {
                     invoke(endpoint, claimed);
                 } catch (Throwable t) {
@@ -94,6 +102,11 @@ final class Delivery implements Work {
                     if (inTransaction) {
                         registry.setRollbackOnly();
                     }
+                } finally {
+                    activation.monitor.processed(claimed.size(), started);
+                }
+                if (failure != null || (inTransaction && registry.getTransactionStatus() == Status.STATUS_MARKED_ROLLBACK)) {
+                    activation.recordingFailures(claimed); // before the rollback makes them visible again
                 }
             }
             if (!inTransaction) {
@@ -102,9 +115,21 @@ final class Delivery implements Work {
         } finally {
             endpoint.afterDelivery();
         }
-        if (!claimed.isEmpty() && !outcome.committed()) {
-            recordFailures(claimed, failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or"
-                    + " a failed commit)" : describe(failure));
+        if (givenBack) {
+            activation.pause(1); // the other delivery needs a moment; a finishing delivery wakes us sooner
+        } else if (!claimed.isEmpty()) {
+            try {
+                if (outcome.committed()) {
+                    activation.monitor.committed(claimed.size());
+                } else {
+                    String error = failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or"
+                            + " a failed commit)" : describe(failure);
+                    activation.monitor.rolledBack(claimed.size(), error);
+                    recordFailures(claimed, error);
+                }
+            } finally {
+                activation.failuresRecorded(claimed);
+            }
         }
         return claimed.size();
     }
@@ -126,6 +151,7 @@ final class Delivery implements Work {
         List<QueueMessage> messages = new ArrayList<>(leased.size());
         leased.forEach(l -> messages.add(l.message()));
         Throwable failure = null;
+        long started = activation.monitor.delivering(messages);
         endpoint.beforeDelivery(activation.method);
         try {
             invoke(endpoint, messages);
@@ -133,6 +159,12 @@ final class Delivery implements Work {
             failure = t;
         } finally {
             endpoint.afterDelivery();
+            activation.monitor.processed(messages.size(), started);
+        }
+        if (failure == null) {
+            activation.monitor.committed(messages.size());
+        } else {
+            activation.monitor.rolledBack(messages.size(), describe(failure));
         }
         c = channel.claimConnection();
         try {
@@ -173,6 +205,7 @@ final class Delivery implements Work {
 
     private void report(QueueMessage m, FailureOutcome outcome, String error) {
         if (outcome == FailureOutcome.DEAD_LETTERED) {
+            activation.monitor.deadLettered();
             QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + m.queue() + " moved to the dead-letter"
                     + " table after " + m.attempt() + " attempts: " + error);
         } else {

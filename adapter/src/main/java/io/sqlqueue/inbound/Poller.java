@@ -26,6 +26,10 @@ final class Poller implements Work {
         long idle = activation.spec.getPollInterval();
         try {
             while (!activation.stopping()) {
+                if (activation.paused()) {
+                    activation.pause(activation.spec.getMaxPollInterval()); // resume() wakes us
+                    continue;
+                }
                 if (!activation.tryTakeSlot()) {
                     activation.pause(activation.spec.getMaxPollInterval()); // a finishing delivery wakes us
                     continue;
@@ -67,6 +71,7 @@ final class Poller implements Work {
         }
         try {
             boolean ready = activation.table(connection).peek(connection);
+            activation.monitor.polled(ready);
             if (outage) {
                 outage = false;
                 QueueActivation.LOG.info(() -> "the database of queue " + activation.spec.getQueue()
@@ -80,6 +85,7 @@ final class Poller implements Work {
     }
 
     private void databaseDown(Exception e) {
+        activation.monitor.failed("cannot reach the database: " + e.getMessage());
         if (!outage) {
             outage = true;
             QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + activation.spec.getQueue()

@@ -2,9 +2,11 @@ package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
+import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.TableName;
+import io.sqlqueue.management.PlatformMBeans;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
@@ -12,11 +14,15 @@ import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.management.ObjectName;
 
 /**
  * One message-driven bean's consumption of one queue: a long-running {@link Poller} on the work
@@ -31,8 +37,8 @@ final class QueueActivation {
 
     static {
         try {
-            ON_MESSAGE = QueueListener.class.getMethod("onMessage", io.sqlqueue.api.QueueMessage.class);
-            ON_MESSAGES = BatchQueueListener.class.getMethod("onMessages", java.util.List.class);
+            ON_MESSAGE = QueueListener.class.getMethod("onMessage", QueueMessage.class);
+            ON_MESSAGES = BatchQueueListener.class.getMethod("onMessages", List.class);
         } catch (NoSuchMethodException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -54,7 +60,12 @@ final class QueueActivation {
     private boolean woken;
     private volatile boolean stopping;
     private volatile QueueTable table;
+    private volatile boolean paused;
     private final EnqueueListener wakeOnEnqueue;
+    final ConsumerMonitor monitor = new ConsumerMonitor(this);
+    /** Messages rolled back whose failed attempt is not yet recorded (see {@link Delivery}). */
+    private final Set<Long> recordingFailures = ConcurrentHashMap.newKeySet();
+    private ObjectName monitorName;
 
     QueueActivation(QueueResourceAdapter adapter, WorkManager workManager, MessageEndpointFactory factory,
             QueueActivationSpec spec, DeliveryConnections connections) throws jakarta.resource.ResourceException {
@@ -93,6 +104,10 @@ final class QueueActivation {
             adapter.removeEnqueueListener(wakeOnEnqueue);
             throw e;
         }
+        Class<?> bean = factory.getEndpointClass();
+        monitorName = PlatformMBeans.register(monitor, "Consumer", "queue", spec.getQueue(),
+                "name", bean == null ? "endpoint" : bean.getSimpleName());
+        QueueMonitor.register(this);
         LOG.info(() -> "activated " + (transacted ? "transacted " : "leased ") + (batch ? "batch " : "")
                 + "delivery to " + factory.getEndpointClass() + ": " + spec);
     }
@@ -104,6 +119,8 @@ final class QueueActivation {
     void stop(Duration wait) {
         requestStop();
         adapter.removeEnqueueListener(wakeOnEnqueue);
+        PlatformMBeans.unregister(monitorName);
+        QueueMonitor.unregister(this);
         long deadline = System.nanoTime() + wait.toNanos();
         synchronized (signal) {
             while (running.get() > 0 && System.nanoTime() < deadline) {
@@ -131,6 +148,21 @@ final class QueueActivation {
 
     boolean stopping() {
         return stopping;
+    }
+
+    /** Paused through JMX: the poller starts no delivery and deliveries end after their message. */
+    boolean paused() {
+        return paused;
+    }
+
+    void setPaused(boolean paused) {
+        boolean changed = this.paused != paused;
+        this.paused = paused;
+        if (changed) {
+            LOG.info(() -> (paused ? "paused" : "resumed") + " delivery of " + spec.getQueue() + " to "
+                    + factory.getEndpointClass());
+            wake();
+        }
     }
 
     void wake() {
@@ -172,6 +204,22 @@ final class QueueActivation {
             table = t;
         }
         return t;
+    }
+
+    void recordingFailures(List<QueueMessage> messages) {
+        messages.forEach(m -> recordingFailures.add(m.id()));
+    }
+
+    void failuresRecorded(List<QueueMessage> messages) {
+        messages.forEach(m -> recordingFailures.remove(m.id()));
+    }
+
+    /** Whether a delivery of this activation is still recording the failure of one of these. */
+    boolean failuresBeingRecorded(List<QueueMessage> messages) {
+        if (recordingFailures.isEmpty()) {
+            return false;
+        }
+        return messages.stream().anyMatch(m -> recordingFailures.contains(m.id()));
     }
 
     /** Takes a delivery slot if one is free. */

@@ -12,6 +12,7 @@ import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
 import io.sqlqueue.engine.TestXid;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,6 +26,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -272,6 +274,64 @@ abstract class InboundContract {
         assertTrue(committed.values().stream().allMatch(n -> n.get() == 1));
         assertEquals(ids.size(), processed + rows("queue"), "every message processed or still queued");
         assertTrue(processed < ids.size(), "deactivated before the end");
+    }
+
+    private Object consumerBean(String attribute) throws Exception {
+        return ManagementFactory.getPlatformMBeanServer().getAttribute(
+                new ObjectName("io.sqlqueue:type=Consumer,queue=" + queue + ",name=QueueListener"), attribute);
+    }
+
+    private Object queueBean(String attribute) throws Exception {
+        return ManagementFactory.getPlatformMBeanServer().getAttribute(
+                new ObjectName("io.sqlqueue:type=Queue,name=" + queue), attribute);
+    }
+
+    @Test
+    void theManagementBeansReportWhatTheTablesShowAndGoAwayOnDeactivation() throws Exception {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            ids.add(table.send(admin, OutgoingMessage.text(i % 10 == 0 ? "poison" : "fine").build()));
+        }
+        FakeContainer.Bean record = recording();
+        MessageEndpointFactory factory = activate(spec(), messages -> {
+            if (messages.get(0).text().equals("poison")) {
+                throw new IllegalArgumentException("not an order");
+            }
+            record.onMessages(messages);
+        }, false, true);
+        await("90 committed and 10 dead-lettered", () -> committed.size() == 90 && rows("dlq") == 10);
+        await("the last dead-lettering counted", () -> (long) consumerBean("DeadLettered") == 10);
+        assertEquals(90L, consumerBean("Committed"));
+        assertEquals(30L, consumerBean("RolledBack"), "3 attempts of each of the 10 poison messages");
+        assertEquals(0, consumerBean("InFlight"));
+        assertEquals("java.lang.IllegalArgumentException: not an order", consumerBean("LastError"));
+        assertTrue((long) consumerBean("Polls") >= (long) consumerBean("EmptyPolls"));
+        assertTrue((double) consumerBean("ProcessingP99Millis") >= (double) consumerBean("ProcessingP50Millis"));
+        assertTrue((double) consumerBean("LatencyP50Millis") > 0, "messages waited before delivery");
+        await("the queue bean's figures are read again (cached for a second)", () -> (long) queueBean("Ready") == 0);
+        assertEquals(10L, queueBean("DeadLettered"));
+        assertEquals(0L, queueBean("Delayed"));
+
+        adapter.endpointDeactivation(factory, (QueueActivationSpec) active.get(0)[1]);
+        active.clear();
+        assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(
+                new ObjectName("io.sqlqueue:*,queue=" + queue), null).isEmpty(), "the consumer bean is gone");
+        assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(
+                new ObjectName("io.sqlqueue:type=Queue,name=" + queue), null).isEmpty(), "the queue bean is gone");
+    }
+
+    @Test
+    void pauseStopsDeliveriesAndResumeRestartsThemWithNothingLost() throws Exception {
+        activate(spec(), recording(), false, true);
+        ObjectName consumer = new ObjectName("io.sqlqueue:type=Consumer,queue=" + queue + ",name=QueueListener");
+        ManagementFactory.getPlatformMBeanServer().invoke(consumer, "pause", null, null);
+        assertEquals(true, consumerBean("Paused"));
+        List<Long> ids = send(50);
+        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // 50 poll intervals
+        assertEquals(0, committed.size(), "nothing delivered while paused");
+        assertEquals(50, rows("queue"));
+        ManagementFactory.getPlatformMBeanServer().invoke(consumer, "resume", null, null);
+        assertExactlyOnce(ids);
     }
 
     @Test

@@ -1,0 +1,26 @@
+package io.sqlqueue.management;
+
+/**
+ * A queue's table as its consumers see it, registered as {@code io.sqlqueue:type=Queue,name=<queue>}
+ * while some bean consumes it. The figures are read from the database at most once a second
+ * however often they are asked for, so a console polling them does not load the database.
+ */
+public interface QueueMXBean {
+
+    String getName();
+
+    /** Messages visible now (including expired leases); -1 while the database cannot be read. */
+    long getReady();
+
+    /** Messages not yet visible: delayed at enqueue or waiting out a retry back-off. */
+    long getDelayed();
+
+    /** Messages claimed under a lease that has not run out. */
+    long getLeased();
+
+    /** Rows in the dead-letter table. */
+    long getDeadLettered();
+
+    /** How long the oldest ready message has waited, in ms; 0 when none is ready. */
+    long getOldestReadyAgeMillis();
+}
