@@ -92,6 +92,29 @@ final class DeliveryBeans {
         }
     }
 
+    /** Fails every message whose text starts with "poison", twice, so it is dead-lettered; for the management beans. */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "counted_q"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "4"),
+        @ActivationConfigProperty(propertyName = "maxAttempts", propertyValue = "2"),
+        @ActivationConfigProperty(propertyName = "retryBackoff", propertyValue = "0"),
+        @ActivationConfigProperty(propertyName = "maxRetryBackoff", propertyValue = "0"),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20"),
+        @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "100")})
+    public static class Counted implements QueueListener {
+        @Resource(lookup = DS)
+        private DataSource ds;
+
+        @Override
+        public void onMessage(QueueMessage message) {
+            if (message.text().startsWith("poison")) {
+                throw new IllegalArgumentException("not an order: " + message.text());
+            }
+            record(ds, "counted_q", List.of(message));
+        }
+    }
+
     /** No container transaction: messages are leased, acknowledged on return, retried on a throw. */
     @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "queue", propertyValue = "leased_q"),
