@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 
@@ -21,6 +23,18 @@ public abstract class Dialect {
     /** The columns a dead-letter row is written with, in order. */
     static final String DEAD_LETTER_COLUMNS =
             "id, priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error, failed_at";
+
+    /**
+     * The queue columns a requeued dead letter is written with, in order; {@code id} is left to the
+     * identity column (PostgreSQL's is GENERATED ALWAYS, SQL Server's takes explicit values only
+     * under IDENTITY_INSERT, which needs ALTER permission), so a requeued message gets a new id.
+     */
+    static final String REQUEUE_COLUMNS =
+            "priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error";
+
+    /** The journal's columns, in the order of every insert. */
+    static final String JOURNAL_COLUMNS =
+            "message_id, enqueued_at, claimed_at, completed_at, attempts, outcome, consumer";
 
     /** Longest error text stored (the column is NVARCHAR(2000)). */
     static final int MAX_ERROR_LENGTH = 2000;
@@ -75,6 +89,14 @@ public abstract class Dialect {
         return rs.getTimestamp(column).toInstant();
     }
 
+    /**
+     * An {@link Instant} as the driver binds it to a timestamp column of this dialect's tables: a
+     * timestamp with time zone by default.
+     */
+    Object timestampParameter(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
     /** Whether this exception is a unique-key violation (a duplicate dedup key): SQLSTATE 23505 by default. */
     boolean isUniqueViolation(SQLException e) {
         return "23505".equals(e.getSQLState());
@@ -86,6 +108,7 @@ public abstract class Dialect {
         String dlq = qualified(deadLetters);
         return new QueueSql(
                 q,
+                dlq,
                 createStatements(queue, deadLetters),
                 createLock(),
                 new SqlTemplate(insert(q)),
@@ -104,7 +127,21 @@ public abstract class Dialect {
                 new SqlTemplate(deadLetter(q, dlq, "attempts", "lease_token = :token")),
                 new SqlTemplate(peek(q)),
                 new SqlTemplate(stats(q)),
-                new SqlTemplate("SELECT COUNT(*) FROM " + dlq + readUncommitted()));
+                new SqlTemplate("SELECT COUNT(*) FROM " + dlq + readUncommitted()),
+                new SqlTemplate(requeueDeadLetters(q, dlq)),
+                new SqlTemplate(deleteBefore(dlq, "failed_at")));
+    }
+
+    /** All the statements of one queue's completion journal. */
+    final JournalSql journalSql(TableName journal) {
+        String j = qualified(journal);
+        return new JournalSql(
+                j,
+                createJournalStatements(journal),
+                createLock(),
+                new SqlTemplate("INSERT INTO " + j + " (" + JOURNAL_COLUMNS + ") VALUES (:messageId, :enqueuedAt,"
+                        + " :claimedAt, :completedAt, :attempts, :outcome, :consumer)"),
+                new SqlTemplate(deleteBefore(j, "completed_at")));
     }
 
     /** CREATE TABLE and CREATE INDEX for the queue and its dead-letter table. */
@@ -145,6 +182,129 @@ public abstract class Dialect {
     /** A cheap query returning a row when a message is ready. */
     abstract String peek(String q);
 
+    /**
+     * Moves up to :n (a literal) dead letters back into the queue in one statement, oldest failure
+     * first, and reports the moved count as its update count (a dialect that needs several
+     * statements returns its first and overrides {@link #requeueBatch}). A moved message gets a new id,
+     * {@code attempts} 0, {@code visible_at} now and no lease; it keeps priority, enqueued_at,
+     * dedup_key, headers, body and last_error. Left behind: rows other transactions hold, and
+     * rows that fail {@link #requeueable} (so the move never breaks the queue's unique dedup index).
+     * The dead-letter table has no unique key: each dialect deletes exactly the rows it chose.
+     */
+    abstract String requeueDeadLetters(String q, String dlq);
+
+    /**
+     * Moves up to {@code n} dead letters back into the queue as {@link #requeueDeadLetters}
+     * describes, in the caller's transaction (not in auto-commit), and returns how many it moved.
+     * The default runs that one statement; on failure nothing of the batch has moved.
+     */
+    int requeueBatch(Connection c, QueueSql sql, int n) throws SQLException {
+        SqlTemplate move = sql.requeueDeadLetters().withLiteral("n", n);
+        return withClaimIsolation(c, () -> {
+            try (SqlTemplate.Bound b = move.prepare(c)) {
+                return b.executeUpdate();
+            }
+        });
+    }
+
+    /**
+     * The condition on a dead letter aliased {@code d} for a requeue: no queued message has its
+     * dedup key, and no older dead letter has it either (one message per key per statement; the
+     * older goes first, the younger waits until the queued one is consumed, as a duplicate
+     * enqueue would). The redundant {@code IS NOT NULL} lets SQL Server use its filtered indexes on
+     * {@code dedup_key}, which it matches only against a predicate that states the filter.
+     */
+    static String requeueable(String q, String dlq) {
+        return "NOT EXISTS (SELECT 1 FROM " + q + " AS q WHERE q.dedup_key IS NOT NULL AND q.dedup_key = d.dedup_key)"
+                + " AND NOT EXISTS (SELECT 1 FROM " + dlq + " AS e WHERE e.dedup_key IS NOT NULL"
+                + " AND e.dedup_key = d.dedup_key"
+                + " AND (e.failed_at < d.failed_at OR (e.failed_at = d.failed_at AND e.id < d.id)))";
+    }
+
+    /**
+     * Deletes up to :n (a literal) rows of {@code table} whose {@code column} is before :cutoff, in
+     * one statement, skipping rows other transactions hold where the database can.
+     */
+    abstract String deleteBefore(String table, String column);
+
+    /**
+     * Runs one batch of a {@link #deleteBefore} statement: deletes up to {@code size} rows before
+     * {@code cutoff} in the caller's transaction and returns how many it deleted.
+     */
+    final int deleteBatchBefore(Connection c, SqlTemplate deleteBefore, int size, Instant cutoff) throws SQLException {
+        SqlTemplate batch = deleteBefore.withLiteral("n", size);
+        return withClaimIsolation(c, () -> {
+            try (SqlTemplate.Bound b = batch.prepare(c)) {
+                return b.setObject("cutoff", timestampParameter(cutoff)).executeUpdate();
+            }
+        });
+    }
+
+    /** CREATE TABLE and CREATE INDEX for a completion journal, each safe when the object exists. */
+    abstract List<String> createJournalStatements(TableName journal);
+
+    /** The journal's column definitions, with this dialect's timestamp and text types. */
+    static String journalColumns(String timestamp, String text) {
+        return "message_id BIGINT NOT NULL, "
+                + "enqueued_at " + timestamp + " NOT NULL, "
+                + "claimed_at " + timestamp + " NOT NULL, "
+                + "completed_at " + timestamp + " NOT NULL, "
+                + "attempts INTEGER NOT NULL, "
+                + "outcome VARCHAR(13) NOT NULL CHECK (outcome IN ('completed', 'dead_lettered')), "
+                + "consumer " + text + "(200)";
+    }
+
+    /**
+     * Per minute of {@code completed_at} over the last {@code minutes} minutes (by the database
+     * clock), oldest first: {@code minute_start, messages, dead_lettered, avg_queue_ms,
+     * p95_queue_ms, avg_processing_ms, p95_processing_ms}. The default uses PERCENTILE_CONT as an
+     * ordered-set aggregate; a dialect that only has it as a window function overrides it.
+     */
+    String perMinuteTimings(String journal, int minutes) {
+        return "SELECT minute_start, COUNT(*) AS messages,"
+                + " COUNT(CASE WHEN outcome = 'dead_lettered' THEN 1 END) AS dead_lettered,"
+                + " AVG(queue_ms) AS avg_queue_ms,"
+                + " PERCENTILE_CONT(0.95) WITHIN GROUP (ORDER BY queue_ms) AS p95_queue_ms,"
+                + " AVG(processing_ms) AS avg_processing_ms,"
+                + " PERCENTILE_CONT(0.95) WITHIN GROUP (ORDER BY processing_ms) AS p95_processing_ms"
+                + " FROM (" + journalTimings(journal, minutes, "DOUBLE PRECISION") + ") AS t"
+                + " GROUP BY minute_start ORDER BY minute_start";
+    }
+
+    /** Each journal row of the window as {@code minute_start, queue_ms, processing_ms, outcome}. */
+    final String journalTimings(String journal, int minutes, String doubleType) {
+        return "SELECT " + minuteOf("completed_at") + " AS minute_start,"
+                + " CAST(" + millisBetween("enqueued_at", "claimed_at") + " AS " + doubleType + ") AS queue_ms,"
+                + " CAST(" + millisBetween("claimed_at", "completed_at") + " AS " + doubleType + ") AS processing_ms,"
+                + " outcome FROM " + journal + " WHERE completed_at >= " + minutesAgo(minutes);
+    }
+
+    /** A timestamp expression truncated to its minute. */
+    abstract String minuteOf(String timestamp);
+
+    /** Milliseconds from one timestamp expression to another. */
+    abstract String millisBetween(String from, String to);
+
+    /** The database clock {@code minutes} minutes ago. */
+    abstract String minutesAgo(int minutes);
+
+    /**
+     * Queued messages that were claimed and did not complete, oldest first: {@code id, attempts,
+     * enqueued_at, visible_at, last_error, reason}, where reason is {@code lease_expired} (leased,
+     * never acknowledged nor given back: the consumer died, hung or outlived its lease),
+     * {@code retry_scheduled} (a failed delivery waiting out its back-off) or {@code retry_ready}
+     * (a failed delivery visible again). Deliveries in progress are not listed: live leases are
+     * excluded, and a transacted claim in progress counts no attempt until it fails.
+     */
+    String unfinishedDeliveries(String q) {
+        return "SELECT id, attempts, enqueued_at, visible_at, last_error,"
+                + " CASE WHEN lease_token IS NOT NULL THEN 'lease_expired'"
+                + " WHEN visible_at > " + now() + " THEN 'retry_scheduled' ELSE 'retry_ready' END AS reason"
+                + " FROM " + q + readUncommitted()
+                + " WHERE attempts > 0 AND (lease_token IS NULL OR visible_at <= " + now() + ")"
+                + " ORDER BY enqueued_at, id";
+    }
+
     /** ready, delayed, leased counts and the oldest ready message's age in ms. */
     String stats(String q) {
         return "SELECT COUNT(CASE WHEN visible_at <= " + now() + " THEN 1 END),"
@@ -178,12 +338,16 @@ public abstract class Dialect {
 
     /** Truncates an error text to what the column holds. */
     static String truncateError(String error) {
-        return error == null || error.length() <= MAX_ERROR_LENGTH ? error : error.substring(0, MAX_ERROR_LENGTH);
+        if (error == null) {
+            return null;
+        }
+        String text = error.replace('\0', ' '); // PostgreSQL rejects NUL in text: the failure would not be recorded
+        return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
     }
 
     /**
-     * Runs a claim, lease or peek under an isolation level where skipping locked rows is legal.
-     * The default runs it as it is.
+     * Runs a claim, lease, peek or any other statement that skips locked rows under an isolation
+     * level where that is legal. The default runs it as it is.
      */
     <T> T withClaimIsolation(Connection c, SqlCall<T> call) throws SQLException {
         return call.run();

@@ -66,7 +66,9 @@ final class H2Dialect extends Dialect {
                         + "body BINARY VARYING NOT NULL, "
                         + "last_error VARCHAR(2000), "
                         + "failed_at TIMESTAMP(6) WITH TIME ZONE NOT NULL)",
-                "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_failed") + " ON " + dlq + " (failed_at, id)");
+                "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_failed") + " ON " + dlq + " (failed_at, id)",
+                "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_dedup") + " ON " + dlq
+                        + " (dedup_key, failed_at, id)");
     }
 
     @Override
@@ -187,6 +189,85 @@ final class H2Dialect extends Dialect {
         return "INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, "
                 + attempts + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), CURRENT_TIMESTAMP"
                 + " FROM OLD TABLE (DELETE FROM " + q + " WHERE id = :id AND " + fence + ")";
+    }
+
+    /**
+     * On H2 this only picks the dead letters to move and locks them, by their hidden
+     * {@code _ROWID_} (the dead-letter table has no key): {@link #requeueBatch} moves them.
+     */
+    @Override
+    String requeueDeadLetters(String q, String dlq) {
+        return "SELECT d._ROWID_ FROM " + dlq + " AS d WHERE " + requeueable(q, dlq)
+                + " ORDER BY d.failed_at, d.id FETCH FIRST :n ROWS ONLY FOR UPDATE";
+    }
+
+    /**
+     * Three statements in the caller's transaction instead of one: pick and lock, copy into the
+     * queue, delete. The one-statement form, {@code INSERT … SELECT … FROM OLD TABLE (DELETE …)},
+     * is not atomic in H2 2.3: when an inserted row's dedup key collides with another
+     * transaction's uncommitted enqueue, it reports 0 rows and no error, and the deleted dead
+     * letters are gone. Here the plain INSERT waits for that transaction and fails with a unique
+     * violation if it commits, and the transaction, not the statement, keeps the batch whole.
+     * Concurrent requeues wait for each other's locks.
+     */
+    @Override
+    int requeueBatch(Connection c, QueueSql sql, int n) throws SQLException {
+        List<Long> picked = new ArrayList<>(n);
+        try (SqlTemplate.Bound b = sql.requeueDeadLetters().withLiteral("n", n).prepare(c);
+                ResultSet rs = b.executeQuery()) {
+            while (rs.next()) {
+                picked.add(rs.getLong(1));
+            }
+        }
+        if (picked.isEmpty()) {
+            return 0;
+        }
+        Long[] rows = picked.toArray(Long[]::new);
+        String dlq = sql.deadLetterTableName();
+        int copied;
+        try (SqlTemplate.Bound b = new SqlTemplate("INSERT INTO " + sql.tableName() + " (" + REQUEUE_COLUMNS + ")"
+                + " SELECT priority, CURRENT_TIMESTAMP, enqueued_at, 0, dedup_key, headers, body, last_error FROM " + dlq
+                + " WHERE _ROWID_ = ANY(:rows) ORDER BY failed_at, id").prepare(c)) {
+            copied = b.setLongs("rows", rows).executeUpdate();
+        }
+        int deleted;
+        try (SqlTemplate.Bound b = new SqlTemplate("DELETE FROM " + dlq + " WHERE _ROWID_ = ANY(:rows)").prepare(c)) {
+            deleted = b.setLongs("rows", rows).executeUpdate();
+        }
+        if (copied != rows.length || deleted != rows.length) {
+            // Cannot happen while the rows are locked; if it does, the caller's rollback undoes the batch.
+            throw new SQLException("requeue picked " + rows.length + " dead letters but copied " + copied
+                    + " and deleted " + deleted);
+        }
+        return copied;
+    }
+
+    @Override
+    String deleteBefore(String table, String column) {
+        return "DELETE FROM " + table + " WHERE " + column + " < :cutoff FETCH FIRST :n ROWS ONLY";
+    }
+
+    @Override
+    List<String> createJournalStatements(TableName journal) {
+        String j = qualified(journal);
+        return List.of(
+                "CREATE TABLE IF NOT EXISTS " + j + " (" + journalColumns("TIMESTAMP(6) WITH TIME ZONE", "VARCHAR") + ")",
+                "CREATE INDEX IF NOT EXISTS " + quote(journal.table() + "_at") + " ON " + j + " (completed_at)");
+    }
+
+    @Override
+    String minuteOf(String timestamp) {
+        return "DATE_TRUNC('MINUTE', " + timestamp + ")";
+    }
+
+    @Override
+    String millisBetween(String from, String to) {
+        return "DATEDIFF(MILLISECOND, " + from + ", " + to + ")";
+    }
+
+    @Override
+    String minutesAgo(int minutes) {
+        return "DATEADD(MINUTE, -" + minutes + ", CURRENT_TIMESTAMP)";
     }
 
     @Override

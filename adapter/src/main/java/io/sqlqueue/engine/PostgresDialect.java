@@ -57,7 +57,9 @@ final class PostgresDialect extends Dialect {
                         + "last_error VARCHAR(2000), "
                         + "failed_at TIMESTAMPTZ NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_failed") + " ON " + dlq
-                        + " (failed_at, id)");
+                        + " (failed_at, id)",
+                "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_dedup") + " ON " + dlq
+                        + " (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL");
     }
 
     @Override
@@ -107,6 +109,53 @@ final class PostgresDialect extends Dialect {
                 + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, "
                 + attempts
                 + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), statement_timestamp() FROM moved";
+    }
+
+    /**
+     * Picks and locks the oldest requeueable dead letters (skipping rows others hold), deletes
+     * exactly those by {@code ctid} (the dead-letter table has no key), and inserts what the delete
+     * returns, all in one statement: the delete and the insert commit or fail together.
+     */
+    @Override
+    String requeueDeadLetters(String q, String dlq) {
+        return "WITH picked AS (SELECT d.ctid AS row_id FROM " + dlq + " AS d WHERE " + requeueable(q, dlq)
+                + " ORDER BY d.failed_at, d.id LIMIT :n FOR UPDATE SKIP LOCKED),"
+                + " moved AS (DELETE FROM " + dlq + " WHERE ctid = ANY(ARRAY(SELECT row_id FROM picked)) RETURNING *)"
+                + " INSERT INTO " + q + " (" + REQUEUE_COLUMNS + ") SELECT priority, statement_timestamp(), enqueued_at,"
+                + " 0, dedup_key, headers, body, last_error FROM moved ORDER BY failed_at, id";
+    }
+
+    /**
+     * Oldest first: the ORDER BY keeps the plan on the index of {@code column}, so a batch reads only
+     * the rows it deletes and an idle call with nothing to delete reads none.
+     */
+    @Override
+    String deleteBefore(String table, String column) {
+        return "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table + " WHERE " + column
+                + " < :cutoff ORDER BY " + column + " LIMIT :n FOR UPDATE SKIP LOCKED))";
+    }
+
+    @Override
+    List<String> createJournalStatements(TableName journal) {
+        String j = qualified(journal);
+        return List.of(
+                "CREATE TABLE IF NOT EXISTS " + j + " (" + journalColumns("TIMESTAMPTZ", "VARCHAR") + ")",
+                "CREATE INDEX IF NOT EXISTS " + quote(journal.table() + "_at") + " ON " + j + " (completed_at)");
+    }
+
+    @Override
+    String minuteOf(String timestamp) {
+        return "date_trunc('minute', " + timestamp + ")";
+    }
+
+    @Override
+    String millisBetween(String from, String to) {
+        return "EXTRACT(EPOCH FROM (" + to + " - " + from + ")) * 1000";
+    }
+
+    @Override
+    String minutesAgo(int minutes) {
+        return "statement_timestamp() - INTERVAL '1 minute' * " + minutes;
     }
 
     @Override

@@ -12,6 +12,8 @@ import java.util.List;
 record QueueSql(
         /* The queue table's quoted, qualified name. */
         String tableName,
+        /* The dead-letter table's quoted, qualified name. */
+        String deadLetterTableName,
         /* CREATE statements, each safe to run when the object exists. */
         List<String> create,
         /* Serializes concurrent creators (:resource, :key), or null where DDL needs no lock. */
@@ -45,5 +47,10 @@ record QueueSql(
         /* → ready, delayed, leased, oldest ready age in ms (null when none) */
         SqlTemplate stats,
         /* → dead-letter count */
-        SqlTemplate deadLetterCount) {
+        SqlTemplate deadLetterCount,
+        /* :n (literal) → update count: dead letters moved back into the queue, oldest failure first.
+           H2: → the dead letters' _ROWID_s to move, locked (see H2Dialect.requeueBatch). */
+        SqlTemplate requeueDeadLetters,
+        /* :n (literal) :cutoff → update count: dead letters that failed before :cutoff, deleted */
+        SqlTemplate purgeDeadLetters) {
 }

@@ -5,7 +5,6 @@ import io.sqlqueue.api.QueueMessage;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +19,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * One queue: a table of messages and its dead-letter table, and every operation on them.
  *
  * <p><b>Transactions.</b> Every operation runs on the caller's connection, in the caller's
- * transaction, and neither commits nor rolls back (except {@link #createIfMissing}); on a
+ * transaction, and neither commits nor rolls back (except {@link #createIfMissing} and the
+ * maintenance of {@link #deadLetters()}, which work in transactions of their own); on a
  * connection in auto-commit mode each call is its own transaction. A transacted consumer claims
  * with {@link #claim} inside its transaction: commit removes the messages, rollback puts them back
  * untouched, and {@link #recordFailure} then counts the failure in a transaction of its own. A
@@ -46,6 +46,7 @@ public final class QueueTable {
     private final TableName deadLetterName;
     private final RetryPolicy retryPolicy;
     private final QueueSql sql;
+    private final DeadLetters deadLetters;
     /** Claim and lease statements with their size as a literal, by size (few sizes are used). */
     private final ConcurrentMap<Integer, SqlTemplate> claims = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> leases = new ConcurrentHashMap<>();
@@ -67,6 +68,7 @@ public final class QueueTable {
             throw new IllegalArgumentException("deadLetterQueue must differ from the queue, both are '" + name + "'");
         }
         this.sql = dialect.queueSql(name, deadLetterName);
+        this.deadLetters = new DeadLetters(dialect, name, deadLetterName, sql);
     }
 
     /** A queue with the default dead-letter table and retry policy, in the connection's database. */
@@ -90,47 +92,18 @@ public final class QueueTable {
         return retryPolicy;
     }
 
+    /** The operator's tools for this queue's dead-letter table: requeue and purge. */
+    public DeadLetters deadLetters() {
+        return deadLetters;
+    }
+
     /**
      * Creates the queue and dead-letter tables and their indexes where missing, and commits. Safe
      * when several servers start at once (a database lock makes them take turns). Call it on a
      * connection that is not part of another transaction.
      */
     public void createIfMissing(Connection c) throws SQLException {
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    createOnce(c);
-                    return;
-                } catch (SQLException e) {
-                    c.rollback();
-                    if (attempt == 3) {
-                        throw e;
-                    }
-                    // Another server created an object between our check and our CREATE (H2 has no
-                    // lock for this); the next attempt finds it there.
-                }
-            }
-        } finally {
-            c.setAutoCommit(autoCommit);
-        }
-    }
-
-    private void createOnce(Connection c) throws SQLException {
-        if (sql.createLock() != null) {
-            String resource = "sqlqueue:" + name;
-            try (SqlTemplate.Bound lock = sql.createLock().prepare(c)) {
-                lock.setString("resource", resource).setLong("key", resource.hashCode());
-                lock.statement().execute();
-            }
-        }
-        try (Statement s = c.createStatement()) {
-            for (String ddl : sql.create()) {
-                s.execute(ddl);
-            }
-        }
-        c.commit();
+        SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, sql.create());
     }
 
     /**

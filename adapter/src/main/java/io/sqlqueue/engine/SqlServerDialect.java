@@ -99,7 +99,12 @@ final class SqlServerDialect extends Dialect {
                         + "last_error NVARCHAR(2000) NULL, "
                         + "failed_at DATETIME2(7) NOT NULL); "
                         + "CREATE CLUSTERED INDEX " + quote(d + "_failed") + " ON " + dlq + " (failed_at, id); "
-                        + "END");
+                        + "END",
+                // On its own, so that dead-letter tables created before the requeue existed get it too.
+                "IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE object_id = OBJECT_ID(N'" + dlq + "')"
+                        + " AND name = N'" + d + "_dedup')"
+                        + " CREATE NONCLUSTERED INDEX " + quote(d + "_dedup") + " ON " + dlq
+                        + " (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL");
     }
 
     @Override
@@ -151,6 +156,76 @@ final class SqlServerDialect extends Dialect {
         return "DELETE FROM " + q + " OUTPUT deleted.id, deleted.priority, deleted.visible_at, deleted.enqueued_at, "
                 + attemptsOut + ", deleted.dedup_key, deleted.headers, deleted.body, :error, SYSUTCDATETIME()"
                 + " INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") WHERE id = :id AND " + fence;
+    }
+
+    /**
+     * The dead-letter table has no unique key, so the join form of the claim cannot name the chosen
+     * rows: the DELETE goes through the CTE itself, which deletes exactly the TOP rows in the CTE's
+     * ORDER BY, and {@code OUTPUT … INTO} writes them to the queue in the same statement (the queue
+     * table has no trigger, foreign key or CHECK constraint, which OUTPUT INTO forbids). The
+     * identity column is left out, so each moved message gets a new id.
+     */
+    @Override
+    String requeueDeadLetters(String q, String dlq) {
+        return "WITH batch AS (SELECT TOP (:n) * FROM " + dlq + " AS d " + CLAIM_HINTS
+                + " WHERE " + requeueable(q, dlq) + " ORDER BY d.failed_at, d.id)"
+                + " DELETE FROM batch OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key,"
+                + " deleted.headers, deleted.body, deleted.last_error INTO " + q + " (" + REQUEUE_COLUMNS + ")";
+    }
+
+    /** No order is needed to delete everything before the cutoff, so a plain {@code DELETE TOP} does it. */
+    @Override
+    String deleteBefore(String table, String column) {
+        return "DELETE TOP (:n) FROM " + table + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE " + column
+                + " < :cutoff";
+    }
+
+    /**
+     * Clustered on {@code completed_at}: rows are written at the end of the index, retention deletes
+     * from its start, and the per-minute report reads one range.
+     */
+    @Override
+    List<String> createJournalStatements(TableName journal) {
+        String j = qualified(journal);
+        return List.of("IF OBJECT_ID(N'" + j + "', N'U') IS NULL BEGIN"
+                + " CREATE TABLE " + j + " (" + journalColumns("DATETIME2(7)", "NVARCHAR") + "); "
+                + "CREATE CLUSTERED INDEX " + quote(journal.table() + "_at") + " ON " + j + " (completed_at); "
+                + "END");
+    }
+
+    /** SQL Server has PERCENTILE_CONT only as a window function: one row per minute through DISTINCT. */
+    @Override
+    String perMinuteTimings(String journal, int minutes) {
+        String perMinute = " OVER (PARTITION BY minute_start)";
+        return "SELECT DISTINCT minute_start, COUNT(*)" + perMinute + " AS messages,"
+                + " COUNT(CASE WHEN outcome = 'dead_lettered' THEN 1 END)" + perMinute + " AS dead_lettered,"
+                + " AVG(queue_ms)" + perMinute + " AS avg_queue_ms,"
+                + " PERCENTILE_CONT(0.95) WITHIN GROUP (ORDER BY queue_ms)" + perMinute + " AS p95_queue_ms,"
+                + " AVG(processing_ms)" + perMinute + " AS avg_processing_ms,"
+                + " PERCENTILE_CONT(0.95) WITHIN GROUP (ORDER BY processing_ms)" + perMinute + " AS p95_processing_ms"
+                + " FROM (" + journalTimings(journal, minutes, "FLOAT") + ") AS t"
+                + " ORDER BY minute_start";
+    }
+
+    @Override
+    String minuteOf(String timestamp) {
+        return "DATEADD(minute, DATEDIFF(minute, 0, " + timestamp + "), 0)";
+    }
+
+    @Override
+    String millisBetween(String from, String to) {
+        return "DATEDIFF_BIG(millisecond, " + from + ", " + to + ")";
+    }
+
+    @Override
+    String minutesAgo(int minutes) {
+        return "DATEADD(minute, -" + minutes + ", SYSUTCDATETIME())";
+    }
+
+    /** DATETIME2 has no zone: the tables hold UTC, so an instant goes in as its UTC local time. */
+    @Override
+    Object timestampParameter(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
     @Override

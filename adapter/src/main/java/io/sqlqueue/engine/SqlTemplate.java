@@ -115,6 +115,14 @@ final class SqlTemplate {
         }
 
         /**
+         * Sets a value the driver converts by its Java type: timestamps as the {@code java.time}
+         * value of {@link Dialect#timestampParameter}.
+         */
+        Bound setObject(String name, Object value) throws SQLException {
+            return each(name, i -> statement.setObject(i, value));
+        }
+
+        /**
          * Sets a duration in milliseconds. Besides {@code :name} it sets {@code :name_s} (whole
          * seconds) and {@code :name_ms} (the remaining milliseconds), for T-SQL's DATEADD, whose
          * argument is an INT.

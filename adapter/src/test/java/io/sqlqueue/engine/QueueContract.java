@@ -10,15 +10,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueMessage;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,6 +51,7 @@ abstract class QueueContract {
     protected Connection connection;
     protected QueueTable queue;
     private final List<QueueTable> created = new ArrayList<>();
+    private final List<CompletionJournal> journals = new ArrayList<>();
 
     @BeforeEach
     void createQueue() throws SQLException {
@@ -65,6 +71,9 @@ abstract class QueueContract {
         }
         connection.close();
         try (Connection c = database().connect(); Statement s = c.createStatement()) {
+            for (CompletionJournal j : journals) {
+                s.execute("DROP TABLE " + queue.dialect().qualified(j.name()));
+            }
             for (QueueTable q : created) {
                 s.execute("DROP TABLE " + q.dialect().qualified(q.name()));
                 s.execute("DROP TABLE " + q.dialect().qualified(q.deadLetterName()));
@@ -516,6 +525,19 @@ abstract class QueueContract {
     }
 
     @Test
+    void anErrorTextWithANulCharacterIsStillRecorded() throws SQLException {
+        QueueTable q = newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));
+        q.send(connection, text("binary junk in its error"));
+        connection.setAutoCommit(false);
+        QueueMessage m = q.claim(connection, 1).get(0);
+        connection.rollback();
+        assertEquals(FailureOutcome.DEAD_LETTERED, q.recordFailure(connection, m, "bad byte \0 here"),
+                "PostgreSQL rejects NUL in text: it is replaced, not a reason to lose the record");
+        connection.commit();
+        connection.setAutoCommit(true);
+    }
+
+    @Test
     void recordFailureOnAMessageSomeoneElseCompletedIsStale() throws SQLException {
         queue.send(connection, text("x"));
         QueueMessage m = queue.claim(connection, 1).get(0); // auto-commit: consumed
@@ -664,6 +686,428 @@ abstract class QueueContract {
         assertEquals(1, stats.deadLettered());
         assertTrue(stats.oldestReadyAge().toMillis() >= 0 && stats.oldestReadyAge().toMinutes() < 5,
                 "oldest ready age by the database clock: " + stats.oldestReadyAge());
+    }
+
+    // ---- dead-letter operations ---------------------------------------------------------------
+
+    /** A queue whose messages are dead-lettered on their first failure. */
+    private QueueTable oneAttemptQueue() throws SQLException {
+        return newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));
+    }
+
+    /** Sends each message to {@code q} (one attempt allowed) and dead-letters it; returns the ids. */
+    private List<Long> deadLetter(QueueTable q, List<OutgoingMessage> messages) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        for (OutgoingMessage m : messages) {
+            long id = q.send(connection, m);
+            LeasedMessage leased = q.lease(connection, 1, Duration.ofMinutes(5)).get(0);
+            assertEquals(id, leased.message().id());
+            assertEquals(FailureOutcome.DEAD_LETTERED, q.nack(connection, leased, "failed on its only attempt"));
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    private List<OutgoingMessage> texts(String... bodies) {
+        return Arrays.stream(bodies).map(QueueContract::text).toList();
+    }
+
+    /** Sets a column of one row to an instant, bound the way the engine binds timestamps. */
+    private void setTime(QueueTable q, TableName table, String column, long id, Instant at) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(
+                "UPDATE " + q.dialect().qualified(table) + " SET " + column + " = ? WHERE id = ?")) {
+            ps.setObject(1, q.dialect().timestampParameter(at));
+            ps.setLong(2, id);
+            assertEquals(1, ps.executeUpdate());
+        }
+    }
+
+    /** The bodies in a table, as text, in no particular order. */
+    private Set<String> bodies(QueueTable q, TableName table) throws SQLException {
+        Set<String> bodies = new HashSet<>();
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT body FROM " + q.dialect().qualified(table))) {
+            while (rs.next()) {
+                bodies.add(new String(rs.getBytes(1), StandardCharsets.UTF_8));
+            }
+        }
+        return bodies;
+    }
+
+    /** Claims every ready message of {@code q}, in auto-commit (consumed). */
+    private List<QueueMessage> drain(QueueTable q) throws SQLException {
+        List<QueueMessage> all = new ArrayList<>();
+        for (List<QueueMessage> got; !(got = q.claim(connection, 100)).isEmpty(); ) {
+            all.addAll(got);
+        }
+        return all;
+    }
+
+    @Test
+    void requeueMovesDeadLettersBackAsFreshMessagesKeepingTheirContent() throws SQLException {
+        QueueTable q = oneAttemptQueue();
+        byte[] body = {0, 1, 2, (byte) 0xff};
+        OutgoingMessage rich = OutgoingMessage.bytes(body).header("type", "order").priority(3).dedupKey("order-7").build();
+        List<Long> oldIds = deadLetter(q, List.of(rich, text("plain")));
+        Instant enqueuedAt;
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT enqueued_at FROM "
+                + q.dialect().qualified(q.deadLetterName()) + " WHERE dedup_key = 'order-7'")) {
+            assertTrue(rs.next());
+            enqueuedAt = q.dialect().readInstant(rs, 1);
+        }
+        assertEquals(new QueueStats(0, 0, 0, 2, Duration.ZERO), q.stats(connection));
+
+        assertEquals(2, q.deadLetters().requeue(connection, 10));
+
+        QueueStats stats = q.stats(connection);
+        assertEquals(2, stats.ready(), "ready at once");
+        assertEquals(0, stats.deadLettered());
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT attempts, lease_token, last_error, dedup_key FROM " + q.dialect().qualified(q.name())
+                        + " ORDER BY id")) {
+            assertTrue(rs.next());
+            assertEquals(0, rs.getInt(1), "attempts start again");
+            assertEquals(null, rs.getObject(2));
+            assertEquals("failed on its only attempt", rs.getString(3),
+                    "the reason it was dead-lettered stays until a new failure replaces it");
+            assertEquals("order-7", rs.getString(4));
+        }
+        List<QueueMessage> back = q.claim(connection, 10);
+        assertEquals(2, back.size());
+        QueueMessage m = back.get(0);
+        assertArrayEquals(body, m.body());
+        assertEquals(Map.of("type", "order"), m.headers());
+        assertEquals(enqueuedAt, m.enqueuedAt(), "enqueued_at is kept");
+        assertEquals(1, m.attempt(), "the full maxAttempts again");
+        assertEquals("plain", back.get(1).text());
+        for (QueueMessage requeued : back) {
+            assertTrue(requeued.id() > oldIds.get(1), "a requeued message gets a new id: " + requeued.id());
+        }
+    }
+
+    @Test
+    void requeueTakesTheOldestFailuresFirstAndStopsAtMax() throws SQLException {
+        QueueTable q = oneAttemptQueue();
+        List<Long> ids = deadLetter(q, texts("m0", "m1", "m2", "m3", "m4"));
+        Instant now = Instant.now();
+        int[] minutesAgo = {2, 4, 1, 5, 3}; // failure order: m3, m1, m4, m0, m2
+        for (int i = 0; i < ids.size(); i++) {
+            setTime(q, q.deadLetterName(), "failed_at", ids.get(i), now.minus(minutesAgo[i], ChronoUnit.MINUTES));
+        }
+
+        assertEquals(2, q.deadLetters().requeue(connection, 2));
+
+        assertEquals(Set.of("m3", "m1"), new HashSet<>(texts(drain(q))));
+        assertEquals(Set.of("m0", "m2", "m4"), bodies(q, q.deadLetterName()));
+        assertEquals(1, q.deadLetters().requeue(connection, 1));
+        assertEquals(List.of("m4"), texts(drain(q)));
+    }
+
+    @Test
+    void requeueCommitsEachBatchAndRestoresAutoCommit() throws SQLException {
+        QueueTable q = oneAttemptQueue();
+        deadLetter(q, texts("a", "b", "c", "d", "e", "f", "g"));
+        DeadLetters inPairs = q.deadLetters().withBatchSizes(2, 2);
+
+        CommitSpy spy = CommitSpy.on(connection);
+        assertEquals(5, inPairs.requeue(spy.connection(), 5), "max larger than a batch, smaller than the table");
+        assertEquals(3, spy.commits(), "one transaction per batch: 2 + 2 + 1");
+        assertTrue(connection.getAutoCommit(), "auto-commit restored");
+
+        connection.setAutoCommit(false);
+        spy = CommitSpy.on(connection);
+        assertEquals(2, inPairs.requeue(spy.connection(), 100));
+        assertEquals(2, spy.commits(), "a full batch, then an empty one that ends the work");
+        assertFalse(connection.getAutoCommit(), "manual commit restored");
+        connection.setAutoCommit(true);
+
+        assertEquals(0, deadLetterRowsOf(q));
+        assertEquals(Set.of("a", "b", "c", "d", "e", "f", "g"), bodies(q, q.name()));
+    }
+
+    private long deadLetterRowsOf(QueueTable q) throws SQLException {
+        return count(q.dialect().qualified(q.deadLetterName()));
+    }
+
+    @Test
+    void aFailedRequeueBatchIsRolledBackAndTheCommittedOnesStay() throws SQLException {
+        QueueTable q = oneAttemptQueue();
+        deadLetter(q, texts("a", "b", "c", "d", "e", "f", "g"));
+        CommitSpy spy = CommitSpy.failingCommit(connection, 3); // the third batch has moved its rows, uncommitted
+
+        SQLException e = assertThrows(SQLException.class,
+                () -> q.deadLetters().withBatchSizes(2, 2).requeue(spy.connection(), 100));
+
+        assertTrue(e.getMessage().contains("simulated"), e.getMessage());
+        assertTrue(connection.getAutoCommit(), "auto-commit restored after the failure");
+        assertEquals(4, count(q.dialect().qualified(q.name())), "the two committed batches stay moved");
+        assertEquals(3, deadLetterRowsOf(q), "the failed batch is back in the dead-letter table");
+        Set<String> everywhere = new HashSet<>(bodies(q, q.name()));
+        everywhere.addAll(bodies(q, q.deadLetterName()));
+        assertEquals(Set.of("a", "b", "c", "d", "e", "f", "g"), everywhere, "nothing lost, nothing in both tables");
+
+        assertEquals(3, q.deadLetters().requeue(connection, 100), "the rest moves on the next try");
+    }
+
+    @Test
+    void aDeadLetterWhoseDedupKeyIsQueuedStaysUntilTheKeyIsFree() throws SQLException {
+        QueueTable q = oneAttemptQueue();
+        deadLetter(q, List.of(
+                OutgoingMessage.text("a").dedupKey("k1").build(),
+                OutgoingMessage.text("b").dedupKey("k2").build(),
+                text("c"),
+                OutgoingMessage.text("d").dedupKey("k3").build(),
+                OutgoingMessage.text("e").dedupKey("k3").build())); // a younger twin of d
+        q.send(connection, OutgoingMessage.text("live").dedupKey("k1").build());
+
+        assertEquals(3, q.deadLetters().requeue(connection, 100), "b, c and the older k3");
+
+        assertEquals(Set.of("a", "e"), bodies(q, q.deadLetterName()), "kept, not lost");
+        assertEquals(Set.of("live", "b", "c", "d"), new HashSet<>(texts(drain(q))));
+        assertEquals(2, q.deadLetters().requeue(connection, 100), "the keys are free once consumed");
+        assertEquals(Set.of("a", "e"), new HashSet<>(texts(drain(q))));
+        assertEquals(0, deadLetterRowsOf(q));
+    }
+
+    @Test
+    void aConcurrentEnqueueOfTheSameDedupKeyNeitherLosesTheDeadLetterNorFailsTheRequeue() throws Exception {
+        QueueTable q = oneAttemptQueue();
+        deadLetter(q, List.of(OutgoingMessage.text("dead").dedupKey("k").build(), text("other")));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection sender = database().connect()) {
+            sender.setAutoCommit(false);
+            q.send(sender, OutgoingMessage.text("live").dedupKey("k").build()); // not yet committed
+            Future<Integer> requeue = pool.submit(() -> {
+                try (Connection c = database().connect()) {
+                    return q.deadLetters().requeue(c, 10);
+                }
+            });
+            // Give the requeue time to reach the key the sender holds (where the database makes it
+            // wait); committed earlier or later, the outcome must be the same.
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            while (!requeue.isDone() && System.nanoTime() < until) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
+            sender.commit();
+            assertEquals(1, requeue.get(60, TimeUnit.SECONDS), "only the message without a twin in the queue");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(Set.of("dead"), bodies(q, q.deadLetterName()));
+        assertEquals(Set.of("live", "other"), new HashSet<>(texts(drain(q))));
+    }
+
+    @Test
+    void purgeDeletesDeadLettersThatFailedBeforeTheCutoffInBatches() throws SQLException {
+        QueueTable q = oneAttemptQueue();
+        List<Long> ids = deadLetter(q, texts("old 1", "old 2", "new 1", "old 3", "old 4", "new 2", "old 5"));
+        Instant twoDaysAgo = Instant.now().minus(Duration.ofDays(2));
+        for (int i : new int[] {0, 1, 3, 4, 6}) {
+            setTime(q, q.deadLetterName(), "failed_at", ids.get(i), twoDaysAgo);
+        }
+        q.send(connection, text("queued")); // never touched by a purge
+
+        CommitSpy spy = CommitSpy.on(connection);
+        assertEquals(5, q.deadLetters().withBatchSizes(2, 2).purgeFailedBefore(spy.connection(),
+                Instant.now().minus(Duration.ofDays(1))));
+        assertEquals(3, spy.commits(), "one transaction per batch: 2 + 2 + 1");
+        assertTrue(connection.getAutoCommit());
+        assertEquals(Set.of("new 1", "new 2"), bodies(q, q.deadLetterName()));
+
+        assertEquals(0, q.deadLetters().purgeFailedBefore(connection, Instant.now().minus(Duration.ofDays(1))));
+        assertEquals(2, q.deadLetters().purgeFailedBefore(connection, Instant.now().plus(Duration.ofHours(1))));
+        assertEquals(0, deadLetterRowsOf(q));
+        assertEquals(1, count(q.dialect().qualified(q.name())));
+    }
+
+    // ---- completion journal ---------------------------------------------------------------------
+
+    private CompletionJournal newJournal(QueueTable q) throws SQLException {
+        CompletionJournal journal = new CompletionJournal(q);
+        journal.createIfMissing(connection);
+        journals.add(journal);
+        return journal;
+    }
+
+    private long journalRows(CompletionJournal journal) throws SQLException {
+        return count(queue.dialect().qualified(journal.name()));
+    }
+
+    /** An entry that waited {@code queueMillis} and took {@code processingMillis}, finished at {@code completedAt}. */
+    private static JournalEntry entry(long id, Instant completedAt, long queueMillis, long processingMillis,
+            JournalEntry.Outcome outcome) {
+        Instant claimedAt = completedAt.minusMillis(processingMillis);
+        return new JournalEntry(id, claimedAt.minusMillis(queueMillis), claimedAt, completedAt, 1, outcome, "test");
+    }
+
+    @Test
+    void theJournalIsOffUntilCreatedAndCreatingItTwiceIsHarmless() throws SQLException {
+        CompletionJournal journal = new CompletionJournal(queue);
+        assertEquals(queue.name() + "_journal", journal.name().toString());
+        assertThrows(SQLException.class, () -> journalRows(journal), "creating a queue does not create its journal");
+
+        journal.createIfMissing(connection);
+        journals.add(journal);
+        journal.createIfMissing(connection);
+
+        assertEquals(0, journalRows(journal));
+        assertTrue(connection.getAutoCommit());
+    }
+
+    @Test
+    void journalRowsAreWrittenInTheCallersTransaction() throws SQLException {
+        CompletionJournal journal = newJournal(queue);
+        queue.send(connection, text("work"));
+        connection.setAutoCommit(false);
+        QueueMessage m = queue.claim(connection, 1).get(0);
+        Instant claimedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant completedAt = claimedAt.plusMillis(42);
+        JournalEntry done = JournalEntry.of(m, JournalEntry.Outcome.COMPLETED, claimedAt, completedAt, "server-1/worker-3");
+
+        journal.record(connection, done);
+        connection.rollback();
+        assertEquals(0, journalRows(journal), "rolled back with the delivery");
+        assertEquals(1, queueRows(), "and the claim with it");
+
+        m = queue.claim(connection, 1).get(0);
+        journal.record(connection, done);
+        journal.recordAll(connection, List.of(
+                entry(7, completedAt, 5, 6, JournalEntry.Outcome.DEAD_LETTERED),
+                new JournalEntry(8, claimedAt, claimedAt, completedAt, 3, JournalEntry.Outcome.COMPLETED, "x".repeat(300))));
+        journal.recordAll(connection, List.of());
+        connection.commit();
+
+        assertEquals(3, journalRows(journal));
+        assertEquals(0, queueRows(), "committed with the delivery");
+        Map<Long, List<Object>> rows = new HashMap<>();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT message_id, enqueued_at, claimed_at, completed_at, attempts, outcome, consumer FROM "
+                        + queue.dialect().qualified(journal.name()))) {
+            while (rs.next()) {
+                rows.put(rs.getLong(1), List.of(queue.dialect().readInstant(rs, 2), queue.dialect().readInstant(rs, 3),
+                        queue.dialect().readInstant(rs, 4), rs.getInt(5), rs.getString(6), rs.getString(7)));
+            }
+        }
+        connection.commit();
+        assertEquals(List.of(m.enqueuedAt(), claimedAt, completedAt, 1, "completed", "server-1/worker-3"),
+                rows.get(m.id()));
+        assertEquals("dead_lettered", rows.get(7L).get(4));
+        assertEquals(3, rows.get(8L).get(3));
+        assertEquals("x".repeat(200), rows.get(8L).get(5), "a long consumer name is cut, not a failure");
+    }
+
+    @Test
+    void journalRetentionDeletesOldRowsInBatches() throws SQLException {
+        CompletionJournal journal = newJournal(queue);
+        Instant now = Instant.now();
+        List<JournalEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            entries.add(entry(i, now.minus(Duration.ofHours(2)).plusSeconds(i), 10, 10, JournalEntry.Outcome.COMPLETED));
+        }
+        entries.add(entry(100, now.minus(Duration.ofMinutes(1)), 10, 10, JournalEntry.Outcome.COMPLETED));
+        entries.add(entry(101, now, 10, 10, JournalEntry.Outcome.COMPLETED));
+        journal.recordAll(connection, entries);
+
+        CommitSpy spy = CommitSpy.on(connection);
+        assertEquals(7, journal.withRetentionBatch(2).deleteOlderThan(spy.connection(), Duration.ofHours(1)));
+        assertEquals(4, spy.commits(), "one short transaction per batch: 2 + 2 + 2 + 1");
+        assertTrue(connection.getAutoCommit());
+        assertEquals(2, journalRows(journal));
+
+        spy = CommitSpy.on(connection);
+        assertEquals(0, journal.deleteOlderThan(spy.connection(), Duration.ofHours(1)));
+        assertEquals(1, spy.commits(), "nothing to do costs one statement");
+        assertEquals(2, journalRows(journal));
+    }
+
+    @Test
+    void perMinuteTimingsReportCountsAveragesAndP95() throws SQLException {
+        CompletionJournal journal = newJournal(queue);
+        Instant minuteA = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10));
+        Instant minuteB = minuteA.plus(Duration.ofMinutes(1));
+        long[] queueMillis = {100, 200, 300, 400, 500};
+        long[] processingMillis = {10, 20, 30, 40, 1000};
+        List<JournalEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            entries.add(entry(i, minuteA.plusSeconds(5 + 10 * i), queueMillis[i], processingMillis[i],
+                    i == 2 ? JournalEntry.Outcome.DEAD_LETTERED : JournalEntry.Outcome.COMPLETED));
+        }
+        entries.add(entry(10, minuteB.plusSeconds(10), 50, 5, JournalEntry.Outcome.COMPLETED));
+        entries.add(entry(11, minuteA.minus(Duration.ofHours(3)), 99999, 99999, JournalEntry.Outcome.COMPLETED));
+        journal.recordAll(connection, entries);
+
+        List<List<Object>> report = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery(journal.perMinuteTimingsSql(Duration.ofHours(1)))) {
+            while (rs.next()) {
+                report.add(List.of(queue.dialect().readInstant(rs, 1), rs.getLong(2), rs.getLong(3),
+                        rs.getDouble(4), rs.getDouble(5), rs.getDouble(6), rs.getDouble(7)));
+            }
+        }
+
+        assertEquals(2, report.size(), "two minutes in the window, the old row outside it: " + report);
+        // 5 rows: averages 300 and 220; p95 interpolates between the 4th and 5th values at 0.8.
+        assertMinute(report.get(0), minuteA, 5, 1, 300, 480, 220, 808);
+        assertMinute(report.get(1), minuteB, 1, 0, 50, 50, 5, 5);
+    }
+
+    private static void assertMinute(List<Object> row, Instant minute, long messages, long deadLettered,
+            double avgQueue, double p95Queue, double avgProcessing, double p95Processing) {
+        assertEquals(minute, row.get(0), "minute_start");
+        assertEquals(messages, row.get(1), "messages");
+        assertEquals(deadLettered, row.get(2), "dead_lettered");
+        assertEquals(avgQueue, (double) row.get(3), 1e-6, "avg_queue_ms");
+        assertEquals(p95Queue, (double) row.get(4), 1e-6, "p95_queue_ms");
+        assertEquals(avgProcessing, (double) row.get(5), 1e-6, "avg_processing_ms");
+        assertEquals(p95Processing, (double) row.get(6), 1e-6, "p95_processing_ms");
+    }
+
+    @Test
+    void unfinishedDeliveriesListFailedAndAbandonedClaimsOnly() throws SQLException {
+        QueueTable q = newQueue(new RetryPolicy(5, Duration.ofHours(1), Duration.ofHours(1)));
+        CompletionJournal journal = new CompletionJournal(q); // the report reads the queue table only
+        q.sendAll(connection, texts("leased now", "lease ran out", "nacked", "failed, ready again", "never claimed"));
+        Map<String, LeasedMessage> leased = new HashMap<>();
+        for (LeasedMessage m : q.lease(connection, 4, Duration.ofHours(1))) {
+            leased.put(m.message().text(), m);
+        }
+        Instant aMinuteAgo = Instant.now().minus(Duration.ofMinutes(1));
+        setTime(q, q.name(), "visible_at", leased.get("lease ran out").message().id(), aMinuteAgo);
+        assertEquals(FailureOutcome.RETRY_SCHEDULED, q.nack(connection, leased.get("nacked"), "timeout"));
+        assertEquals(FailureOutcome.RETRY_SCHEDULED, q.nack(connection, leased.get("failed, ready again"), "refused"));
+        setTime(q, q.name(), "visible_at", leased.get("failed, ready again").message().id(), aMinuteAgo);
+
+        Map<Long, List<Object>> unfinished = new LinkedHashMap<>();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(journal.unfinishedDeliveriesSql())) {
+            while (rs.next()) {
+                unfinished.put(rs.getLong("id"), List.of(rs.getInt("attempts"), String.valueOf(rs.getString("last_error")),
+                        rs.getString("reason")));
+            }
+        }
+
+        Map<Long, List<Object>> expected = new LinkedHashMap<>();
+        expected.put(leased.get("lease ran out").message().id(), List.of(1, "null", "lease_expired"));
+        expected.put(leased.get("nacked").message().id(), List.of(1, "timeout", "retry_scheduled"));
+        expected.put(leased.get("failed, ready again").message().id(), List.of(1, "refused", "retry_ready"));
+        assertEquals(expected, unfinished, "oldest first; the live lease and the unclaimed message are not listed");
+    }
+
+    @Test
+    void operatorToolsRejectBadArgumentsBeforeAnySql() throws SQLException {
+        CompletionJournal journal = newJournal(queue);
+        assertThrows(IllegalArgumentException.class, () -> queue.deadLetters().requeue(connection, 0));
+        assertThrows(NullPointerException.class, () -> queue.deadLetters().purgeFailedBefore(connection, null));
+        assertThrows(IllegalArgumentException.class, () -> journal.deleteOlderThan(connection, Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> journal.perMinuteTimingsSql(Duration.ofSeconds(59)));
+        Instant t = Instant.now();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new JournalEntry(1, t, t, t, 0, JournalEntry.Outcome.COMPLETED, null));
+        assertTrue(e.getMessage().contains("attempts"), e.getMessage());
+        List<JournalEntry> withNull = new ArrayList<>(List.of(entry(1, t, 1, 1, JournalEntry.Outcome.COMPLETED)));
+        withNull.add(null);
+        e = assertThrows(IllegalArgumentException.class, () -> journal.recordAll(connection, withNull));
+        assertTrue(e.getMessage().contains("entries[1]"), e.getMessage());
+        assertEquals(0, journalRows(journal), "a bad batch writes none of its rows");
     }
 
     // ---- bad input ----------------------------------------------------------------------------

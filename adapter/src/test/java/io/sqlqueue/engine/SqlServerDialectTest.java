@@ -1,10 +1,14 @@
 package io.sqlqueue.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +20,8 @@ class SqlServerDialectTest {
 
     private final QueueSql sql = new SqlServerDialect().queueSql(TableName.parse("dbo.orders"),
             TableName.parse("dbo.orders_dlq"));
+    private final CompletionJournal journal = new CompletionJournal(
+            new QueueTable(new SqlServerDialect(), "dbo.orders", null, RetryPolicy.DEFAULT));
 
     @Test
     void dialectIsChosenFromTheProductName() {
@@ -77,5 +83,63 @@ class SqlServerDialectTest {
                 + " (priority DESC, id)"));
         assertTrue(sql.create().get(0).contains("WHERE dedup_key IS NOT NULL"));
         assertTrue(sql.createLock().jdbcSql().startsWith("EXEC sp_getapplock @Resource = ?"));
+    }
+
+    @Test
+    void requeueIsOneDeleteOfTheOldestDeadLettersThroughTheCteOutputIntoTheQueue() {
+        String requeue = sql.requeueDeadLetters().withLiteral("n", 100).jdbcSql();
+        assertTrue(requeue.startsWith("WITH batch AS (SELECT TOP (100) * FROM [dbo].[orders_dlq] AS d"
+                + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS q"
+                + " WHERE q.dedup_key IS NOT NULL AND q.dedup_key = d.dedup_key)"), requeue);
+        assertTrue(requeue.contains(" ORDER BY d.failed_at, d.id) DELETE FROM batch OUTPUT deleted.priority,"
+                + " SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key, deleted.headers, deleted.body,"
+                + " deleted.last_error INTO [dbo].[orders] (priority, visible_at, enqueued_at, attempts, dedup_key, headers,"
+                + " body, last_error)"), requeue);
+        assertTrue(requeue.endsWith("last_error)"), "the identity column takes its next value: " + requeue);
+    }
+
+    @Test
+    void purgeAndRetentionDeleteSmallBatchesSkippingLockedRows() {
+        assertEquals("DELETE TOP (500) FROM [dbo].[orders_dlq] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
+                + " WHERE failed_at < ?", sql.purgeDeadLetters().withLiteral("n", 500).jdbcSql());
+        JournalSql journalSql = new SqlServerDialect().journalSql(journal.name());
+        assertEquals("DELETE TOP (500) FROM [dbo].[orders_journal] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
+                + " WHERE completed_at < ?", journalSql.deleteBefore().withLiteral("n", 500).jdbcSql());
+    }
+
+    @Test
+    void deadLetterTablesGetTheDedupIndexAlsoWhenTheyExistAlready() {
+        String index = sql.create().get(2);
+        assertTrue(index.startsWith("IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE object_id ="
+                + " OBJECT_ID(N'[dbo].[orders_dlq]') AND name = N'orders_dlq_dedup')"), index);
+        assertTrue(index.endsWith("ON [dbo].[orders_dlq] (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL"), index);
+    }
+
+    @Test
+    void theJournalIsClusteredOnCompletionTime() {
+        String ddl = new SqlServerDialect().journalSql(journal.name()).create().get(0);
+        assertTrue(ddl.startsWith("IF OBJECT_ID(N'[dbo].[orders_journal]', N'U') IS NULL BEGIN CREATE TABLE"), ddl);
+        assertTrue(ddl.contains("completed_at DATETIME2(7) NOT NULL"), ddl);
+        assertTrue(ddl.contains("consumer NVARCHAR(200)"), ddl);
+        assertTrue(ddl.contains("CREATE CLUSTERED INDEX [orders_journal_at] ON [dbo].[orders_journal] (completed_at)"), ddl);
+    }
+
+    @Test
+    void thePerMinuteReportUsesPercentileContAsAWindowFunction() {
+        String report = journal.perMinuteTimingsSql(Duration.ofHours(1));
+        assertTrue(report.startsWith("SELECT DISTINCT minute_start, COUNT(*) OVER (PARTITION BY minute_start)"), report);
+        assertTrue(report.contains("PERCENTILE_CONT(0.95) WITHIN GROUP (ORDER BY queue_ms) OVER (PARTITION BY minute_start)"
+                + " AS p95_queue_ms"), report);
+        assertTrue(report.contains("CAST(DATEDIFF_BIG(millisecond, enqueued_at, claimed_at) AS FLOAT) AS queue_ms"), report);
+        assertTrue(report.contains("WHERE completed_at >= DATEADD(minute, -60, SYSUTCDATETIME())) AS t ORDER BY minute_start"),
+                report);
+        assertFalse(report.contains("GROUP BY"), "PERCENTILE_CONT is no aggregate in T-SQL: " + report);
+        assertTrue(journal.unfinishedDeliveriesSql().contains("FROM [dbo].[orders] WITH (NOLOCK) WHERE attempts > 0"));
+    }
+
+    @Test
+    void timestampsAreBoundAsUtcLocalTimesForDatetime2() {
+        assertEquals(LocalDateTime.of(2024, 5, 6, 7, 8, 9),
+                new SqlServerDialect().timestampParameter(Instant.parse("2024-05-06T07:08:09Z")));
     }
 }

@@ -1,0 +1,67 @@
+package io.sqlqueue.engine;
+
+import io.sqlqueue.api.QueueMessage;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One finished delivery, as {@link CompletionJournal} records it.
+ *
+ * @param messageId   the message's id
+ * @param enqueuedAt  when it was enqueued ({@link QueueMessage#enqueuedAt()}, the database clock)
+ * @param claimedAt   when this delivery claimed it (the consumer's clock)
+ * @param completedAt when this delivery finished (the consumer's clock)
+ * @param attempts    deliveries of the message so far, this one included ({@link QueueMessage#attempt()})
+ * @param outcome     how the delivery ended
+ * @param consumer    who delivered it, e.g. server name and thread; cut to {@value #MAX_CONSUMER_LENGTH}
+ *                    characters (a long thread name must not fail a delivery); may be {@code null}
+ */
+public record JournalEntry(long messageId, Instant enqueuedAt, Instant claimedAt, Instant completedAt, int attempts,
+        Outcome outcome, String consumer) {
+
+    /** The length of the {@code consumer} column. */
+    public static final int MAX_CONSUMER_LENGTH = 200;
+
+    /**
+     * @throws NullPointerException     for a missing time or outcome
+     * @throws IllegalArgumentException for {@code attempts} below 1
+     */
+    public JournalEntry {
+        Objects.requireNonNull(enqueuedAt, "enqueuedAt");
+        Objects.requireNonNull(claimedAt, "claimedAt");
+        Objects.requireNonNull(completedAt, "completedAt");
+        Objects.requireNonNull(outcome, "outcome");
+        if (attempts < 1) {
+            throw new IllegalArgumentException("attempts counts this delivery, so it is at least 1, was " + attempts);
+        }
+        if (consumer != null && consumer.length() > MAX_CONSUMER_LENGTH) {
+            consumer = consumer.substring(0, MAX_CONSUMER_LENGTH);
+        }
+    }
+
+    /** The entry for one delivery of {@code message}. */
+    public static JournalEntry of(QueueMessage message, Outcome outcome, Instant claimedAt, Instant completedAt,
+            String consumer) {
+        return new JournalEntry(message.id(), message.enqueuedAt(), claimedAt, completedAt, message.attempt(), outcome,
+                consumer);
+    }
+
+    /** How a delivery ended; stored as {@link #sqlValue()}. */
+    public enum Outcome {
+        /** The consumer's transaction committed (or its lease was acknowledged). */
+        COMPLETED("completed"),
+        /** The delivery failed on the message's last attempt and it moved to the dead-letter table. */
+        DEAD_LETTERED("dead_lettered");
+
+        private final String sqlValue;
+
+        Outcome(String sqlValue) {
+            this.sqlValue = sqlValue;
+        }
+
+        /** The value of the {@code outcome} column. */
+        public String sqlValue() {
+            return sqlValue;
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.sqlqueue.engine;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * Runs a table's CREATE statements where the objects are missing, and commits: the one way the
+ * engine creates its tables (queue, dead letters, journal). Safe when several servers start at
+ * once: a database lock makes them take turns where the database has one, and a losing creator
+ * tries again where it does not.
+ */
+final class SchemaCreation {
+
+    private static final int TRIES = 3;
+
+    private SchemaCreation() {
+    }
+
+    /**
+     * Creates what is missing and commits; restores the connection's auto-commit mode. Call it on
+     * a connection that is not part of another transaction.
+     *
+     * @param lock     a statement taking a transaction-scoped lock on {@code :resource} / {@code :key},
+     *                 or {@code null} where the database has none
+     * @param resource what the lock is named after, e.g. {@code sqlqueue:orders}
+     * @param ddl      statements that are each safe to run when their object exists
+     */
+    static void createIfMissing(Connection c, SqlTemplate lock, String resource, List<String> ddl) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    createOnce(c, lock, resource, ddl);
+                    return;
+                } catch (SQLException e) {
+                    c.rollback();
+                    if (attempt == TRIES) {
+                        throw e;
+                    }
+                    // Another server created an object between our check and our CREATE (H2 has no
+                    // lock for this); the next attempt finds it there.
+                }
+            }
+        } finally {
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static void createOnce(Connection c, SqlTemplate lock, String resource, List<String> ddl)
+            throws SQLException {
+        if (lock != null) {
+            try (SqlTemplate.Bound b = lock.prepare(c)) {
+                b.setString("resource", resource).setLong("key", resource.hashCode());
+                b.statement().execute();
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            for (String statement : ddl) {
+                s.execute(statement);
+            }
+        }
+        c.commit();
+    }
+}
