@@ -1,15 +1,19 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.engine.QueueStats;
+import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.management.PlatformMBeans;
 import io.sqlqueue.management.QueueMXBean;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Logger;
 import javax.management.ObjectName;
 
 /**
@@ -19,6 +23,7 @@ import javax.management.ObjectName;
  */
 final class QueueMonitor implements QueueMXBean {
 
+    private static final Logger LOG = Logger.getLogger(QueueMonitor.class.getName());
     private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
     private static final QueueStats UNKNOWN = new QueueStats(-1, -1, -1, -1, Duration.ZERO);
     /** The registered monitors by queue; guarded by itself. */
@@ -54,6 +59,26 @@ final class QueueMonitor implements QueueMXBean {
                 BY_QUEUE.remove(m.queue);
             }
         }
+    }
+
+    /** Runs {@code operation} on a connection of the first consumer whose database answers. */
+    private <T> T withTable(TableOperation<T> operation) {
+        SQLException failure = null;
+        for (QueueActivation a : consumers) {
+            try (Connection c = a.connections.plain()) {
+                return operation.run(c, a.table(c));
+            } catch (SQLException e) {
+                failure = e;
+            }
+        }
+        // JMX clients may not have the driver's exception classes: report the text only
+        throw new IllegalStateException("queue " + queue + ": " + (failure == null ? "no consumer"
+                : failure.getMessage()));
+    }
+
+    @FunctionalInterface
+    private interface TableOperation<T> {
+        T run(Connection c, QueueTable table) throws SQLException;
     }
 
     private synchronized QueueStats stats() {
@@ -100,5 +125,33 @@ final class QueueMonitor implements QueueMXBean {
     @Override
     public long getOldestReadyAgeMillis() {
         return stats().oldestReadyAge().toMillis();
+    }
+
+    @Override
+    public int requeueDeadLetters(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1, not " + max);
+        }
+        int moved = withTable((c, table) -> table.deadLetters().requeue(c, max));
+        LOG.info(() -> "requeued " + moved + " dead letters of " + queue);
+        consumers.forEach(QueueActivation::wake); // deliver them now, not at the next poll
+        return moved;
+    }
+
+    @Override
+    public int purgeDeadLetters(String olderThan) {
+        Duration age;
+        try {
+            age = Duration.parse(olderThan == null ? "" : olderThan.trim());
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("olderThan must be an ISO-8601 duration such as P7D or PT12H, not '"
+                    + olderThan + "'");
+        }
+        if (age.isNegative()) {
+            throw new IllegalArgumentException("olderThan must not be negative: " + olderThan);
+        }
+        int purged = withTable((c, table) -> table.deadLetters().purgeFailedBefore(c, Instant.now().minus(age)));
+        LOG.info(() -> "purged " + purged + " dead letters of " + queue + " older than " + age);
+        return purged;
     }
 }

@@ -23,4 +23,22 @@ public interface QueueMXBean {
 
     /** How long the oldest ready message has waited, in ms; 0 when none is ready. */
     long getOldestReadyAgeMillis();
+
+    /**
+     * Moves up to {@code max} dead letters, oldest failure first, back into the queue, ready now
+     * with their attempts reset (and a new id). Works in batches, one transaction each; a failure
+     * leaves the batches before it moved and reports the error. A dead letter whose dedup key is
+     * queued already stays where it is.
+     *
+     * @return how many were moved
+     */
+    int requeueDeadLetters(int max);
+
+    /**
+     * Deletes the dead letters that failed longer ago than {@code olderThan}, an ISO-8601
+     * duration such as {@code P7D} or {@code PT12H}, in batches, one transaction each.
+     *
+     * @return how many were deleted
+     */
+    int purgeDeadLetters(String olderThan);
 }

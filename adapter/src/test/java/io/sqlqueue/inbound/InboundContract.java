@@ -2,6 +2,7 @@ package io.sqlqueue.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -311,6 +312,20 @@ abstract class InboundContract {
         await("the queue bean's figures are read again (cached for a second)", () -> (long) queueBean("Ready") == 0);
         assertEquals(10L, queueBean("DeadLettered"));
         assertEquals(0L, queueBean("Delayed"));
+
+        ObjectName queueName = new ObjectName("io.sqlqueue:type=Queue,name=" + queue);
+        assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(queueName, "requeueDeadLetters",
+                new Object[] {100}, new String[] {"int"}), "all 10 back in the queue");
+        await("the requeued poison fails again and is dead-lettered again",
+                () -> (long) consumerBean("DeadLettered") == 20 && rows("dlq") == 10);
+        RuntimeException bad = assertThrows(RuntimeException.class, () -> ManagementFactory.getPlatformMBeanServer()
+                .invoke(queueName, "purgeDeadLetters", new Object[] {"seven days"}, new String[] {"java.lang.String"}));
+        assertTrue(String.valueOf(bad.getCause()).contains("ISO-8601 duration such as P7D"), String.valueOf(bad));
+        assertEquals(0, ManagementFactory.getPlatformMBeanServer().invoke(queueName, "purgeDeadLetters",
+                new Object[] {"P1D"}, new String[] {"java.lang.String"}), "none failed a day ago");
+        assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(queueName, "purgeDeadLetters",
+                new Object[] {"PT0S"}, new String[] {"java.lang.String"}));
+        assertEquals(0, rows("dlq"));
 
         adapter.endpointDeactivation(factory, (QueueActivationSpec) active.get(0)[1]);
         active.clear();
