@@ -3,7 +3,9 @@ package io.sqlqueue.inbound;
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.FailureOutcome;
+import io.sqlqueue.engine.JournalEntry;
 import io.sqlqueue.engine.LeasedMessage;
 import io.sqlqueue.engine.QueueTable;
 import jakarta.resource.ResourceException;
@@ -13,9 +15,11 @@ import jakarta.resource.spi.work.Work;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
@@ -32,6 +36,9 @@ import java.util.logging.Level;
  * acknowledged when {@code onMessage} returns or given back when it throws.
  */
 final class Delivery implements Work {
+
+    /** pid@host, as the JVM names itself. */
+    private static final String PROCESS = ManagementFactory.getRuntimeMXBean().getName();
 
     private final QueueActivation activation;
 
@@ -75,6 +82,7 @@ final class Delivery implements Work {
         List<QueueMessage> claimed = List.of();
         Throwable failure = null;
         boolean givenBack = false;
+        Instant claimedAt = null;
         endpoint.beforeDelivery(activation.method);
         TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
         try {
@@ -88,6 +96,7 @@ final class Delivery implements Work {
             } finally {
                 channel.release(c);
             }
+            claimedAt = Instant.now();
             if (inTransaction && activation.failuresBeingRecorded(claimed)) {
                 // Another delivery's rollback has just returned it, and that delivery has not yet
                 // counted the attempt: the bean would see it once more than maxAttempts allows.
@@ -104,6 +113,14 @@ final class Delivery implements Work {
                     }
                 } finally {
                     activation.monitor.processed(claimed.size(), started);
+                }
+                if (failure == null && inTransaction && registry.getTransactionStatus() == Status.STATUS_ACTIVE) {
+                    try {
+                        journal(channel, claimed, claimedAt);
+                    } catch (SQLException e) {
+                        failure = e; // no journal row, no commit: the message comes again
+                        registry.setRollbackOnly();
+                    }
                 }
                 if (failure != null || (inTransaction && registry.getTransactionStatus() == Status.STATUS_MARKED_ROLLBACK)) {
                     activation.recordingFailures(claimed); // before the rollback makes them visible again
@@ -125,7 +142,7 @@ final class Delivery implements Work {
                     String error = failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or"
                             + " a failed commit)" : describe(failure);
                     activation.monitor.rolledBack(claimed.size(), error);
-                    recordFailures(claimed, error);
+                    recordFailures(claimed, error, claimedAt);
                 }
             } finally {
                 activation.failuresRecorded(claimed);
@@ -148,6 +165,7 @@ final class Delivery implements Work {
         if (leased.isEmpty()) {
             return 0;
         }
+        Instant claimedAt = Instant.now();
         List<QueueMessage> messages = new ArrayList<>(leased.size());
         leased.forEach(l -> messages.add(l.message()));
         Throwable failure = null;
@@ -170,13 +188,15 @@ final class Delivery implements Work {
         try {
             for (LeasedMessage m : leased) {
                 if (failure == null) {
-                    if (!table.ack(c, m)) {
+                    if (table.ack(c, m)) {
+                        journal(c, m.message(), JournalEntry.Outcome.COMPLETED, claimedAt);
+                    } else {
                         QueueActivation.LOG.warning(() -> "message " + m.message().id() + " of " + activation.spec
                                 .getQueue() + " was processed after its lease ran out: another consumer may repeat"
                                 + " it (raise leaseTime)");
                     }
                 } else {
-                    report(m.message(), table.nack(c, m, describe(failure)), describe(failure));
+                    report(c, m.message(), table.nack(c, m, describe(failure)), describe(failure), claimedAt);
                 }
             }
         } finally {
@@ -194,17 +214,53 @@ final class Delivery implements Work {
     }
 
     /** After a rollback: count the attempt, back off, dead-letter, in a transaction of its own. */
-    private void recordFailures(List<QueueMessage> claimed, String error) throws SQLException {
+    private void recordFailures(List<QueueMessage> claimed, String error, Instant claimedAt) throws SQLException {
         try (Connection c = activation.connections.plain()) {
             QueueTable table = activation.table(c);
             for (QueueMessage m : claimed) {
-                report(m, table.recordFailure(c, m, error), error);
+                report(c, m, table.recordFailure(c, m, error), error, claimedAt);
             }
         }
     }
 
-    private void report(QueueMessage m, FailureOutcome outcome, String error) {
+    /** The completion journal's rows for messages whose delivery is about to commit, in its transaction. */
+    private void journal(DeliveryConnections.Channel channel, List<QueueMessage> messages, Instant claimedAt)
+            throws SQLException {
+        CompletionJournal journal = activation.journal();
+        if (journal == null) {
+            return;
+        }
+        Instant now = Instant.now();
+        List<JournalEntry> entries = new ArrayList<>(messages.size());
+        for (QueueMessage m : messages) {
+            entries.add(JournalEntry.of(m, JournalEntry.Outcome.COMPLETED, claimedAt, now, consumer()));
+        }
+        Connection c = channel.claimConnection();
+        try {
+            journal.recordAll(c, entries);
+        } finally {
+            channel.release(c);
+        }
+    }
+
+    /** One journal row, on a connection outside the delivery (leased, dead-lettered). */
+    private void journal(Connection c, QueueMessage m, JournalEntry.Outcome outcome, Instant claimedAt)
+            throws SQLException {
+        CompletionJournal journal = activation.journal();
+        if (journal != null) {
+            journal.record(c, JournalEntry.of(m, outcome, claimedAt, Instant.now(), consumer()));
+        }
+    }
+
+    /** The server process and the delivery thread, for the journal's consumer column. */
+    private static String consumer() {
+        return PROCESS + " " + Thread.currentThread().getName();
+    }
+
+    private void report(Connection c, QueueMessage m, FailureOutcome outcome, String error, Instant claimedAt)
+            throws SQLException {
         if (outcome == FailureOutcome.DEAD_LETTERED) {
+            journal(c, m, JournalEntry.Outcome.DEAD_LETTERED, claimedAt);
             activation.monitor.deadLettered();
             QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + m.queue() + " moved to the dead-letter"
                     + " table after " + m.attempt() + " attempts: " + error);

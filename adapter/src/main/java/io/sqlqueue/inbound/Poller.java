@@ -2,8 +2,10 @@ package io.sqlqueue.inbound;
 
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkException;
+import io.sqlqueue.engine.CompletionJournal;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.logging.Level;
 
 /**
@@ -13,9 +15,12 @@ import java.util.logging.Level;
  */
 final class Poller implements Work {
 
+    private static final long TRIM_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
+
     private final QueueActivation activation;
     private Connection connection;
     private boolean outage;
+    private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS;
 
     Poller(QueueActivation activation) {
         this.activation = activation;
@@ -45,6 +50,7 @@ final class Poller implements Work {
                 }
                 if (!ready) {
                     activation.deliveryFinishedWithoutStarting();
+                    trimJournal();
                     activation.pause(idle);
                     idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
                     continue;
@@ -81,6 +87,24 @@ final class Poller implements Work {
         } catch (SQLException | RuntimeException e) {
             closeConnection(); // reconnect next time
             throw e;
+        }
+    }
+
+    /** While idle, at most once a minute: journal rows past their retention go, in small batches. */
+    private void trimJournal() {
+        CompletionJournal journal = activation.journal();
+        if (journal == null || System.nanoTime() - lastJournalTrim < TRIM_EVERY_NANOS || connection == null) {
+            return;
+        }
+        lastJournalTrim = System.nanoTime();
+        try {
+            int deleted = journal.deleteOlderThan(connection, Duration.ofMillis(activation.spec.getJournalRetention()));
+            if (deleted > 0) {
+                QueueActivation.LOG.fine(() -> "deleted " + deleted + " journal rows of " + activation.spec.getQueue());
+            }
+        } catch (SQLException e) {
+            QueueActivation.log(Level.WARNING, "cannot trim the completion journal of " + activation.spec.getQueue()
+                    + ": " + e.getMessage() + "; trying again in a minute", null);
         }
     }
 

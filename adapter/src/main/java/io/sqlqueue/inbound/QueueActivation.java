@@ -3,6 +3,7 @@ package io.sqlqueue.inbound;
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.TableName;
@@ -60,6 +61,7 @@ final class QueueActivation {
     private boolean woken;
     private volatile boolean stopping;
     private volatile QueueTable table;
+    private volatile CompletionJournal journal;
     private volatile boolean paused;
     private final EnqueueListener wakeOnEnqueue;
     final ConsumerMonitor monitor = new ConsumerMonitor(this);
@@ -198,9 +200,14 @@ final class QueueActivation {
         if (t == null) {
             t = new QueueTable(Dialect.of(c), spec.getQueue(),
                     spec.getDeadLetterQueue().isEmpty() ? null : spec.getDeadLetterQueue(), spec.retryPolicy());
+            CompletionJournal j = Boolean.TRUE.equals(spec.getJournal()) ? new CompletionJournal(t) : null;
             if (spec.getCreateQueue()) {
                 t.createIfMissing(c);
+                if (j != null) {
+                    j.createIfMissing(c);
+                }
             }
+            journal = j;
             table = t;
         }
         return t;
@@ -220,6 +227,11 @@ final class QueueActivation {
             return false;
         }
         return messages.stream().anyMatch(m -> recordingFailures.contains(m.id()));
+    }
+
+    /** The completion journal, or null when it is off or the database has not been reached yet. */
+    CompletionJournal journal() {
+        return journal;
     }
 
     /** Takes a delivery slot if one is free. */

@@ -85,6 +85,15 @@ public class QueueActivationSpec implements ActivationSpec {
             defaultValue = "true")
     private Boolean createQueue = Boolean.TRUE;
 
+    @ConfigProperty(description = "Keep a completion journal: one row per finished message in the table"
+            + " <queue>_journal (created at activation with createQueue), written in the delivery transaction.",
+            defaultValue = "false")
+    private Boolean journal = Boolean.FALSE;
+
+    @ConfigProperty(description = "Milliseconds journal rows are kept, 60000 to 31536000000 (a year); older ones"
+            + " are deleted in small batches while the queue is idle.", defaultValue = "604800000")
+    private Long journalRetention = 604_800_000L;
+
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -112,6 +121,7 @@ public class QueueActivationSpec implements ActivationSpec {
         range("retryBackoff", retryBackoff, 0, 86_400_000L);
         range("maxRetryBackoff", maxRetryBackoff, retryBackoff, RetryPolicy.MAX_BACKOFF.toMillis());
         range("leaseTime", leaseTime, 1000, QueueTable.MAX_LEASE.toMillis());
+        range("journalRetention", journalRetention, 60_000, 31_536_000_000L);
     }
 
     private static void name(String property, String value) throws InvalidPropertyException {
@@ -147,7 +157,8 @@ public class QueueActivationSpec implements ActivationSpec {
                 + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
                 + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
-                        : deadLetterQueue) + ", createQueue=" + createQueue;
+                        : deadLetterQueue) + ", createQueue=" + createQueue + ", journal=" + journal
+                + (Boolean.TRUE.equals(journal) ? ", journalRetention=" + journalRetention : "");
     }
 
     @Override
@@ -264,6 +275,22 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setMaxRetryBackoff(Long maxRetryBackoff) {
         this.maxRetryBackoff = maxRetryBackoff;
+    }
+
+    public Boolean getJournal() {
+        return journal;
+    }
+
+    public void setJournal(Boolean journal) {
+        this.journal = journal;
+    }
+
+    public Long getJournalRetention() {
+        return journalRetention;
+    }
+
+    public void setJournalRetention(Long journalRetention) {
+        this.journalRetention = journalRetention;
     }
 
     public Long getLeaseTime() {

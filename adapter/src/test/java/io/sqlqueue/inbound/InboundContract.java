@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.JournalEntry;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
 import io.sqlqueue.engine.TestXid;
@@ -19,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +84,7 @@ abstract class InboundContract {
         try (Statement s = admin.createStatement()) {
             s.execute("DROP TABLE " + table.dialect().qualified(table.name()));
             s.execute("DROP TABLE " + table.dialect().qualified(table.deadLetterName()));
+            s.execute("DROP TABLE IF EXISTS " + table.dialect().qualified(new CompletionJournal(table).name()));
         }
         admin.close();
     }
@@ -126,6 +130,13 @@ abstract class InboundContract {
     private long rows(String which) throws SQLException {
         String t = table.dialect().qualified(which.equals("dlq") ? table.deadLetterName() : table.name());
         try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + t)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }
@@ -333,6 +344,37 @@ abstract class InboundContract {
                 new ObjectName("io.sqlqueue:*,queue=" + queue), null).isEmpty(), "the consumer bean is gone");
         assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(
                 new ObjectName("io.sqlqueue:type=Queue,name=" + queue), null).isEmpty(), "the queue bean is gone");
+    }
+
+    @Test
+    void theJournalHasOneRowPerFinishedMessageAndIdleTimeTrimsOldRows() throws Exception {
+        CompletionJournal journal = new CompletionJournal(table);
+        journal.createIfMissing(admin);
+        Instant longAgo = Instant.now().minus(Duration.ofDays(2));
+        journal.record(admin, new JournalEntry(-1, longAgo, longAgo, longAgo, 1, JournalEntry.Outcome.COMPLETED, "old"));
+        List<Long> good = send(40);
+        long poison = table.send(admin, OutgoingMessage.text("poison").build());
+        QueueActivationSpec spec = spec();
+        spec.setJournal(true);
+        spec.setJournalRetention(86_400_000L); // a day: the two-day-old row goes
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            if (messages.get(0).text().equals("poison")) {
+                throw new IllegalArgumentException("not an order");
+            }
+            record.onMessages(messages);
+        }, false, true);
+        assertExactlyOnce(good);
+        await("the poison message is dead-lettered", () -> rows("dlq") == 1);
+        String j = table.dialect().qualified(journal.name());
+        await("41 journal rows and the old one trimmed", () -> count("SELECT COUNT(*) FROM " + j) == 41);
+        assertEquals(40, count("SELECT COUNT(DISTINCT message_id) FROM " + j + " WHERE outcome = 'completed'"
+                + " AND message_id IN (" + good.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).get() + ")"),
+                "one completed row per committed message");
+        assertEquals(1, count("SELECT COUNT(*) FROM " + j + " WHERE outcome = 'dead_lettered' AND message_id = " + poison
+                + " AND attempts = 3"));
+        assertEquals(0, count("SELECT COUNT(*) FROM " + j + " WHERE consumer IS NULL OR claimed_at < enqueued_at"
+                + " OR completed_at < claimed_at"));
     }
 
     @Test
