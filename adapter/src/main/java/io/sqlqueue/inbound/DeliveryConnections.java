@@ -28,6 +28,14 @@ abstract class DeliveryConnections {
     /** A connection for peeking and failure records, outside any transaction (auto-commit). */
     abstract Connection plain() throws SQLException;
 
+    /**
+     * Whether {@link #plain()} borrows from the server's pool: the poller then gives its
+     * connection back after each poll rather than keeping it for the activation's life.
+     */
+    boolean pooled() {
+        return false;
+    }
+
     /** One delivery thread's link to the database. */
     abstract Channel channel() throws SQLException;
 
@@ -192,6 +200,11 @@ abstract class DeliveryConnections {
         @Override
         Connection plain() throws SQLException {
             return ds().getConnection();
+        }
+
+        @Override
+        boolean pooled() {
+            return true;
         }
 
         @Override

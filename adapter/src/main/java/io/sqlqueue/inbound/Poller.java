@@ -51,11 +51,13 @@ final class Poller implements Work {
                 if (!ready) {
                     activation.deliveryFinishedWithoutStarting();
                     trimJournal();
+                    returnPooledConnection();
                     activation.pause(idle);
                     idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
                     continue;
                 }
                 idle = activation.spec.getPollInterval();
+                returnPooledConnection();
                 try {
                     activation.startDelivery();
                 } catch (WorkException e) {
@@ -115,6 +117,16 @@ final class Poller implements Work {
             QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + activation.spec.getQueue()
                     + ": " + e.getMessage() + "; retrying every " + activation.spec.getMaxPollInterval()
                     + " ms until it is back", null);
+        }
+    }
+
+    /**
+     * A server pool's connection goes back after each poll: held for the activation's life, it was
+     * closed under the poller by the server after redeployments (Payara Micro, LifecycleIT).
+     */
+    private void returnPooledConnection() {
+        if (activation.connections.pooled()) {
+            closeConnection();
         }
     }
 

@@ -57,6 +57,7 @@ final class QueueManagedConnection implements ManagedConnection {
         this.xaConnection = xaConnection;
         this.connection = connection;
         this.user = user;
+        factory.monitor().connectionCreated();
     }
 
     QueueManagedConnectionFactory factory() {
@@ -167,6 +168,7 @@ final class QueueManagedConnection implements ManagedConnection {
             return;
         }
         destroyed = true;
+        factory.monitor().connectionDestroyed();
         List<QueueConnectionHandle> invalid;
         synchronized (this) {
             invalid = new ArrayList<>(handles);
@@ -193,6 +195,7 @@ final class QueueManagedConnection implements ManagedConnection {
     // ---- sending ------------------------------------------------------------------------------
 
     long[] send(String queue, List<OutgoingMessage> messages, boolean batch) {
+        long started = System.nanoTime();
         try {
             long[] ids;
             if (factory.usesServerDataSource()) {
@@ -204,6 +207,7 @@ final class QueueManagedConnection implements ManagedConnection {
                 ids = sendOn(connection, queue, messages, batch);
             }
             afterSend(queue);
+            factory.monitor().sent(ids.length, started);
             return ids;
         } catch (SQLException e) {
             if (isBroken(e) && !broken) {
@@ -211,10 +215,16 @@ final class QueueManagedConnection implements ManagedConnection {
                 factory.connectionBroke();
                 reportBroken(e);
             }
-            throw new QueueException("cannot enqueue to '" + queue + "': " + e.getMessage(), e);
+            throw failed(queue, e);
         } catch (ResourceException e) {
-            throw new QueueException("cannot enqueue to '" + queue + "': " + e.getMessage(), e);
+            throw failed(queue, e);
         }
+    }
+
+    private QueueException failed(String queue, Exception e) {
+        QueueException failure = new QueueException("cannot enqueue to '" + queue + "': " + e.getMessage(), e);
+        factory.monitor().failed(failure.getMessage());
+        return failure;
     }
 
     private long[] sendOn(Connection c, String queue, List<OutgoingMessage> messages, boolean batch)

@@ -86,6 +86,7 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     private transient volatile QueueResourceAdapter resourceAdapter;
     private transient volatile PrintWriter logWriter;
     private transient volatile Object dataSource; // XADataSource, DataSource or the JNDI resource, made once
+    private transient ProducerMonitor monitor; // guarded by this
     private transient volatile Dialect dialect;
     private transient ConcurrentMap<String, QueueTable> queues = new ConcurrentHashMap<>();
 
@@ -97,6 +98,16 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     @Override
     public Object createConnectionFactory() {
         return new QueueConnectionFactoryImpl(this, new UnmanagedConnectionManager());
+    }
+
+    /** This factory's management bean (made on first use: the server sets the properties first). */
+    synchronized ProducerMonitor monitor() {
+        if (monitor == null) {
+            String url = effective(jdbcUrl, resourceAdapter == null ? null : resourceAdapter.getJdbcUrl());
+            monitor = new ProducerMonitor(usesServerDataSource() ? dataSourceJndiName
+                    : DriverDataSources.withoutSecrets(url == null ? "" : url));
+        }
+        return monitor;
     }
 
     @Override

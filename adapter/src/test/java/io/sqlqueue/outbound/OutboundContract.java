@@ -29,6 +29,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -37,6 +38,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.AfterEach;
@@ -112,6 +115,40 @@ abstract class OutboundContract {
         assertEquals(id, got.get(0).id());
         assertEquals("v", got.get(0).headers().get("k"));
         assertEquals(List.of(queue, queue), committedWakeUps, "one wake-up per committed send call");
+    }
+
+    private Set<ObjectName> producerBeans() throws Exception {
+        Set<ObjectName> found = new HashSet<>();
+        for (ObjectName n : ManagementFactory.getPlatformMBeanServer().queryNames(
+                new ObjectName("io.sqlqueue:type=Producer,*"), null)) {
+            if (DriverDataSources.withoutSecrets(database()[0]).equals(
+                    ManagementFactory.getPlatformMBeanServer().getAttribute(n, "Factory"))) {
+                found.add(n);
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void theProducerBeanCountsSendsAndErrorsWhileTheFactoryHasConnections() throws Exception {
+        Set<ObjectName> before = producerBeans(); // other tests' factories may still have connections
+        QueueManagedConnection mc = managed();
+        Set<ObjectName> added = producerBeans();
+        added.removeAll(before);
+        assertEquals(1, added.size(), "the factory's first connection registers its bean");
+        ObjectName bean = added.iterator().next();
+        QueueConnection handle = (QueueConnection) mc.getConnection(null, null);
+        handle.send(queue, OutgoingMessage.text("one").build());
+        handle.sendAll(queue, List.of(OutgoingMessage.text("two").build(), OutgoingMessage.text("three").build()));
+        assertThrows(QueueException.class, () -> handle.send("no_such_queue_" + queue, OutgoingMessage.text("x").build()));
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        assertEquals(3L, server.getAttribute(bean, "Sent"));
+        assertEquals(1L, server.getAttribute(bean, "Errors"));
+        assertTrue(((String) server.getAttribute(bean, "LastError")).startsWith("cannot enqueue to 'no_such_queue_"));
+        assertTrue((double) server.getAttribute(bean, "SendP99Millis") >= (double) server.getAttribute(bean, "SendP50Millis"));
+        handle.close();
+        mc.destroy();
+        assertEquals(before, producerBeans(), "gone once the pool has no connection of the factory");
     }
 
     @Test
