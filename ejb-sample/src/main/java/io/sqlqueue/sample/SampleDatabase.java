@@ -33,7 +33,13 @@ import javax.sql.DataSource;
         password = "${ENV=SQLQUEUE_SAMPLE_PASSWORD:sa}",
         transactional = true,
         minPoolSize = 2,
-        maxPoolSize = 32)
+        maxPoolSize = 32,
+        // Payara: check each connection before handing it out and, when one is broken, close them
+        // all. Without this the pool hands out connections that died in a database outage for
+        // ever after it (LifecycleIT's outage test never recovered).
+        properties = {
+            "fish.payara.is-connection-validation-required=true",
+            "fish.payara.connection-validation-method=meta-data"})
 @ConnectionFactoryDefinition(
         name = SampleDatabase.QUEUE_FACTORY,
         interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
