@@ -47,9 +47,9 @@ java -Xmx1g -XX:TieredStopAtLevel=1 -Djava.io.tmpdir="$PWD/$run/tmp" -jar "$run/
   --prebootcommandfile "$run/preboot.asadmin" --postbootcommandfile "$run/postboot.asadmin" \
   > "$run/micro.log" 2>&1 &
 micro=$!
-trap 'kill $micro 2>/dev/null; wait $micro 2>/dev/null; echo "stopped"' EXIT
+trap 'kill $micro 2>/dev/null; wait $micro 2>/dev/null || true; echo "stopped"' EXIT
 
-field() { sed -E "s/.*\"$1\":(-?[0-9]+).*/\1/" <<<"$2"; }
+field() { sed -E "s/.*\"$1\":(-?[0-9.]+).*/\1/" <<<"$2"; }
 status() { curl -s -m 10 "$base/status"; }
 
 for _ in $(seq 1 120); do
@@ -68,7 +68,8 @@ while :; do
   s=$(status)
   processed=$(( $(field processed "$s") - $(field processed "$before") ))
   dead=$(( $(field deadLettered "$s") - $(field deadLettered "$before") ))
-  echo "  processed $processed of $count, dead-lettered $dead, pending $(field pending "$s")"
+  echo "  processed $processed of $count, dead-lettered $dead, pending $(field pending "$s"), in flight" \
+    "$(field inFlight "$s"); enqueue->onMessage p50 $(field latencyP50Ms "$s") ms p99 $(field latencyP99Ms "$s") ms"
   if (( processed + dead >= count )) || (( $(date +%s) > deadline )); then break; fi
   sleep 1
 done

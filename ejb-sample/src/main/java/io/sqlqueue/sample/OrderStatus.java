@@ -6,13 +6,21 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import javax.sql.DataSource;
 
-/** Counts what the sample did, from the tables themselves. */
+/**
+ * Counts what the sample did, from the tables themselves, and what the adapter's management bean
+ * for the sample's consumer reports (the figures an operator sees in JConsole).
+ */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class OrderStatus {
@@ -38,9 +46,36 @@ public class OrderStatus {
             return "{\"sent\":" + sent + ",\"processed\":" + distinct + ",\"duplicates\":" + (processed - distinct)
                     + ",\"pending\":" + (stats.ready() + stats.delayed() + stats.leased())
                     + ",\"deadLettered\":" + stats.deadLettered()
-                    + ",\"oldestReadyMillis\":" + stats.oldestReadyAge().toMillis() + "}";
+                    + ",\"oldestReadyMillis\":" + stats.oldestReadyAge().toMillis() + consumerFigures() + "}";
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the sample's counts: " + e.getMessage(), e);
         }
     }
+
+    /** The Consumer bean's figures as more JSON members; none while the bean is not activated. */
+    private static String consumerFigures() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try {
+            Set<ObjectName> names = server.queryNames(
+                    new ObjectName("io.sqlqueue:type=Consumer,queue=" + SampleDatabase.QUEUE + ",*"), null);
+            if (names.isEmpty()) {
+                return "";
+            }
+            ObjectName consumer = names.iterator().next();
+            StringBuilder json = new StringBuilder();
+            for (String[] figure : CONSUMER_FIGURES) {
+                json.append(",\"").append(figure[0]).append("\":").append(server.getAttribute(consumer, figure[1]));
+            }
+            return json.toString();
+        } catch (JMException e) {
+            return ",\"consumerError\":\"" + e.getMessage().replace("\"", "'") + "\"";
+        }
+    }
+
+    /** JSON member and bean attribute. */
+    private static final String[][] CONSUMER_FIGURES = {
+        {"consumerCommitted", "Committed"}, {"consumerRolledBack", "RolledBack"},
+        {"consumerDeadLettered", "DeadLettered"}, {"inFlight", "InFlight"}, {"paused", "Paused"},
+        {"latencyP50Ms", "LatencyP50Millis"}, {"latencyP99Ms", "LatencyP99Millis"},
+        {"processingP50Ms", "ProcessingP50Millis"}, {"processingP99Ms", "ProcessingP99Millis"}};
 }
