@@ -92,9 +92,13 @@ final class DeliveryBeans {
         }
     }
 
-    /** Fails every message whose text starts with "poison", twice, so it is dead-lettered; for the management beans. */
+    /**
+     * Fails every message whose text starts with "poison" while {@link #rejectPoison} is set,
+     * twice, so it is dead-lettered; keeps a completion journal. For the management beans.
+     */
     @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "queue", propertyValue = "counted_q"),
+        @ActivationConfigProperty(propertyName = "journal", propertyValue = "true"),
         @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
         @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "4"),
         @ActivationConfigProperty(propertyName = "maxAttempts", propertyValue = "2"),
@@ -103,12 +107,15 @@ final class DeliveryBeans {
         @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20"),
         @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "100")})
     public static class Counted implements QueueListener {
+        /** The test clears it to "fix the bug" before requeueing the dead letters. */
+        static volatile boolean rejectPoison = true;
+
         @Resource(lookup = DS)
         private DataSource ds;
 
         @Override
         public void onMessage(QueueMessage message) {
-            if (message.text().startsWith("poison")) {
+            if (message.text().startsWith("poison") && rejectPoison) {
                 throw new IllegalArgumentException("not an order: " + message.text());
             }
             record(ds, "counted_q", List.of(message));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.QueueTable;
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -57,6 +58,10 @@ class DeliveryIT {
             for (String q : new String[] {"batch_q", "counted_q", "flaky_q", "leased_q", "ordered_q", "wake_q"}) {
                 QueueTable.open(c, q).createIfMissing(c); // the activations create them too; make sure before sending
             }
+            CompletionJournal journal = new CompletionJournal(QueueTable.open(c, "counted_q"));
+            journal.createIfMissing(c);
+            s.execute("DELETE FROM \"counted_q_journal\"");
+            s.execute("DELETE FROM \"counted_q_dlq\"");
         }
     }
 
@@ -155,6 +160,27 @@ class DeliveryIT {
         ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(consumer), "resume", null, null);
         await("the 20 delivered after resume", () -> count("SELECT COUNT(*) FROM deliveries WHERE body LIKE 'later%'") == 20);
         assertEquals(20, count("SELECT COUNT(DISTINCT message_id) FROM deliveries WHERE body LIKE 'later%'"), "each once");
+
+        // the bug is fixed: the dead letters go back to the queue and are processed
+        DeliveryBeans.Counted.rejectPoison = false;
+        try {
+            assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(queue),
+                    "requeueDeadLetters", new Object[] {100}, new String[] {"int"}));
+            await("the requeued ones processed", () -> count(
+                    "SELECT COUNT(*) FROM deliveries WHERE queue_name = 'counted_q' AND body LIKE 'poison%'") == 10);
+            assertEquals(0, count("SELECT COUNT(*) FROM \"counted_q_dlq\""));
+        } finally {
+            DeliveryBeans.Counted.rejectPoison = true;
+        }
+
+        // the journal: one completed row per recorded delivery, one dead-lettered row per dead letter
+        String journal = "\"counted_q_journal\"";
+        await("the journal has every recorded delivery", () -> count("SELECT COUNT(*) FROM " + journal
+                + " WHERE outcome = 'completed'") == count("SELECT COUNT(*) FROM deliveries WHERE queue_name = 'counted_q'"));
+        assertEquals(0, count("SELECT COUNT(*) FROM deliveries d WHERE d.queue_name = 'counted_q' AND NOT EXISTS"
+                + " (SELECT 1 FROM " + journal + " j WHERE j.message_id = d.message_id AND j.outcome = 'completed')"),
+                "every recorded message has its completed journal row");
+        assertEquals(10, count("SELECT COUNT(*) FROM " + journal + " WHERE outcome = 'dead_lettered'"));
     }
 
     @Test
