@@ -27,7 +27,9 @@ import javax.sql.DataSource;
     @ActivationConfigProperty(propertyName = "retryBackoff", propertyValue = "100"),
     @ActivationConfigProperty(propertyName = "maxRetryBackoff", propertyValue = "1000"),
     @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "50"),
-    @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "1000")
+    @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "1000"),
+    // one row per processed order in orders_queue_journal, committed with processed_orders
+    @ActivationConfigProperty(propertyName = "journal", propertyValue = "true")
 })
 public class OrderProcessor implements QueueListener {
 

@@ -34,12 +34,14 @@ import javax.sql.DataSource;
         transactional = true,
         minPoolSize = 2,
         maxPoolSize = 32,
-        // Payara: check each connection before handing it out and, when one is broken, close them
-        // all. Without this the pool hands out connections that died in a database outage for
-        // ever after it (LifecycleIT's outage test never recovered).
+        // Payara: check each connection before handing it out. Without this the pool hands out
+        // connections that died in a database outage for ever after it (LifecycleIT's outage test
+        // never recovered). Not fail-all-connections: on a failed clean-up it destroys every
+        // connection of the pool, those in use too (it failed a redeployment of this sample).
         properties = {
             "fish.payara.is-connection-validation-required=true",
-            "fish.payara.connection-validation-method=meta-data"})
+            "fish.payara.connection-validation-method=custom-validation",
+            "fish.payara.validation-classname=org.glassfish.api.jdbc.validation.JDBC40ConnectionValidation"})
 @ConnectionFactoryDefinition(
         name = SampleDatabase.QUEUE_FACTORY,
         interfaceName = "io.sqlqueue.api.QueueConnectionFactory",

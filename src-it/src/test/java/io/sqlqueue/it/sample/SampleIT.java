@@ -96,6 +96,12 @@ class SampleIT {
         assertEquals(0, count("SELECT COUNT(*) FROM orders o WHERE NOT EXISTS"
                 + " (SELECT 1 FROM processed_orders p WHERE p.order_id = o.id) AND o.customer = 'it'"),
                 "every order processed");
+        // the completion journal (journal=true on the sample's bean) matches processed_orders one to one
+        String journal = "\"" + SampleDatabase.QUEUE + "_journal\"";
+        assertEquals(count("SELECT COUNT(*) FROM processed_orders"),
+                count("SELECT COUNT(*) FROM " + journal + " WHERE outcome = 'completed'"), "a journal row per processed order");
+        assertEquals(0, count("SELECT COUNT(*) FROM processed_orders p WHERE NOT EXISTS (SELECT 1 FROM " + journal
+                + " j WHERE j.message_id = p.message_id AND j.outcome = 'completed')"), "the same messages");
     }
 
     @Test
