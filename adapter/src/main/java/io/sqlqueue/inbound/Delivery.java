@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 
 /**
@@ -53,7 +54,7 @@ final class Delivery implements Work {
             try {
                 endpoint = activation.factory.createEndpoint(channel.xaResource());
             } catch (UnavailableException e) {
-                activation.pause(activation.spec.getPollInterval()); // the MDB pool is full: claim nothing
+                activation.backOff(activation.spec.getPollInterval()); // the MDB pool is full: claim nothing
                 return;
             }
             try {
@@ -133,7 +134,7 @@ final class Delivery implements Work {
             endpoint.afterDelivery();
         }
         if (givenBack) {
-            activation.pause(1); // the other delivery needs a moment; a finishing delivery wakes us sooner
+            LockSupport.parkNanos(1_000_000); // the other delivery needs a moment to count the attempt
         } else if (!claimed.isEmpty()) {
             try {
                 if (outcome.committed()) {

@@ -35,8 +35,14 @@ final class Poller implements Work {
                     activation.pause(activation.spec.getMaxPollInterval()); // resume() wakes us
                     continue;
                 }
+                long backOff = activation.backOffRemaining();
+                if (backOff > 0) {
+                    activation.pause(backOff); // the container had no bean instance for a delivery
+                    continue;
+                }
                 if (!activation.tryTakeSlot()) {
-                    activation.pause(activation.spec.getMaxPollInterval()); // a finishing delivery wakes us
+                    // A finishing delivery wakes us; the poll interval bounds the wait should a wake go astray.
+                    activation.pause(activation.spec.getPollInterval());
                     continue;
                 }
                 boolean ready;

@@ -63,6 +63,7 @@ final class QueueActivation {
     private volatile QueueTable table;
     private volatile CompletionJournal journal;
     private volatile boolean paused;
+    private volatile long backOffUntil = System.nanoTime();
     private final EnqueueListener wakeOnEnqueue;
     final ConsumerMonitor monitor = new ConsumerMonitor(this);
     /** Messages rolled back whose failed attempt is not yet recorded (see {@link Delivery}). */
@@ -174,7 +175,20 @@ final class QueueActivation {
         }
     }
 
-    /** Waits up to {@code millis} or until woken (a slot freed, an enqueue, a stop). */
+    /**
+     * Asks the poller to start no delivery for {@code millis}. Deliveries never wait on the
+     * poller's signal themselves: a wait there would swallow a wake-up meant for the poller.
+     */
+    void backOff(long millis) {
+        backOffUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** Milliseconds of back-off left; 0 when none. */
+    long backOffRemaining() {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(backOffUntil - System.nanoTime()));
+    }
+
+    /** Waits up to {@code millis} or until woken (a slot freed, an enqueue, a stop). Only the poller waits here. */
     void pause(long millis) {
         synchronized (signal) {
             long deadline = System.currentTimeMillis() + millis;

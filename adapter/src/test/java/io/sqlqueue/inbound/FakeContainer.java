@@ -6,6 +6,7 @@ import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.TestXid;
 import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.XATerminator;
+import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.ExecutionContext;
@@ -46,6 +47,8 @@ final class FakeContainer implements BootstrapContext {
 
     final AtomicInteger activeWorks = new AtomicInteger();
     final AtomicInteger endpointsCreated = new AtomicInteger();
+    /** The next this many createEndpoint calls fail as when the container has no bean instance free. */
+    final AtomicInteger unavailableEndpoints = new AtomicInteger();
     final AtomicInteger rollbacks = new AtomicInteger();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final ThreadLocal<Tx> current = new ThreadLocal<>();
@@ -62,13 +65,16 @@ final class FakeContainer implements BootstrapContext {
         Class<?> listener = batch ? BatchQueueListener.class : QueueListener.class;
         return new MessageEndpointFactory() {
             @Override
-            public MessageEndpoint createEndpoint(XAResource resource) {
+            public MessageEndpoint createEndpoint(XAResource resource) throws UnavailableException {
+                if (unavailableEndpoints.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    throw new UnavailableException("no bean instance free (simulated)");
+                }
                 endpointsCreated.incrementAndGet();
                 return endpoint(bean, listener, resource, transacted);
             }
 
             @Override
-            public MessageEndpoint createEndpoint(XAResource resource, long timeout) {
+            public MessageEndpoint createEndpoint(XAResource resource, long timeout) throws UnavailableException {
                 return createEndpoint(resource);
             }
 

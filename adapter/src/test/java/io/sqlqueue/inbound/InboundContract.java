@@ -269,6 +269,25 @@ abstract class InboundContract {
     }
 
     @Test
+    void whenTheContainerHasNoBeanFreeThePollerBacksOffAndAWakeUpStillArrives() throws Exception {
+        QueueActivationSpec spec = spec();
+        spec.setPollInterval(200L);
+        spec.setMaxPollInterval(60_000L);
+        activate(spec, recording(), false, true);
+        List<Long> first = send(20);
+        container.unavailableEndpoints.set(5);
+        adapter.enqueueCommitted(queue);
+        assertExactlyOnce(first);
+        assertEquals(0, container.unavailableEndpoints.get(), "the refusals were met");
+        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // idle again, polling ever more rarely
+        long id = table.send(admin, OutgoingMessage.text("after the refusals").build());
+        long start = System.nanoTime();
+        adapter.enqueueCommitted(queue);
+        await("the woken poller delivers it", () -> committed.containsKey(id));
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "woken, not found by a late poll");
+    }
+
+    @Test
     void deactivationWhileDeliveringLosesNothingAndLeavesNoWork() throws Exception {
         List<Long> ids = send(400);
         QueueActivationSpec spec = spec();
