@@ -29,6 +29,7 @@ final class Poller implements Work {
     @Override
     public void run() {
         long idle = activation.spec.getPollInterval();
+        long retry = activation.spec.getPollInterval(); // after a failed poll: soon, then ever more rarely
         try {
             while (!activation.stopping()) {
                 if (activation.paused()) {
@@ -51,9 +52,12 @@ final class Poller implements Work {
                 } catch (SQLException | RuntimeException e) {
                     activation.deliveryFinishedWithoutStarting();
                     databaseDown(e);
-                    activation.pause(activation.spec.getMaxPollInterval());
+                    // A lone failure (a connection the server closed) costs one poll interval, not the maximum.
+                    activation.pause(retry);
+                    retry = Math.min(retry * 2, activation.spec.getMaxPollInterval());
                     continue;
                 }
+                retry = activation.spec.getPollInterval();
                 if (!ready) {
                     activation.deliveryFinishedWithoutStarting();
                     trimJournal();
@@ -121,8 +125,8 @@ final class Poller implements Work {
         if (!outage) {
             outage = true;
             QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + activation.spec.getQueue()
-                    + ": " + e.getMessage() + "; retrying every " + activation.spec.getMaxPollInterval()
-                    + " ms until it is back", null);
+                    + ": " + e.getMessage() + "; retrying, at least every " + activation.spec.getMaxPollInterval()
+                    + " ms, until it is back", null);
         }
     }
 
