@@ -34,14 +34,16 @@ import javax.sql.DataSource;
         transactional = true,
         minPoolSize = 2,
         maxPoolSize = 32,
-        // Payara: check each connection before handing it out. Without this the pool hands out
-        // connections that died in a database outage for ever after it (LifecycleIT's outage test
-        // never recovered). Not fail-all-connections: on a failed clean-up it destroys every
-        // connection of the pool, those in use too (it failed a redeployment of this sample).
+        // Payara: check each connection before handing it out. Without it the pool hands out
+        // connections that died in a database outage for ever after (LifecycleIT's outage test
+        // never recovered). "meta-data" catches those a failed call has marked broken; both
+        // alternatives tried failed redeployments in LifecycleIT: custom-validation with
+        // JDBC40ConnectionValidation (it rejected healthy PostgreSQL connections used from the
+        // adapter's threads) and fail-all-connections (one failed clean-up destroyed every
+        // connection of the pool, those in use too).
         properties = {
             "fish.payara.is-connection-validation-required=true",
-            "fish.payara.connection-validation-method=custom-validation",
-            "fish.payara.validation-classname=org.glassfish.api.jdbc.validation.JDBC40ConnectionValidation"})
+            "fish.payara.connection-validation-method=meta-data"})
 @ConnectionFactoryDefinition(
         name = SampleDatabase.QUEUE_FACTORY,
         interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
