@@ -143,7 +143,14 @@ final class Delivery implements Work {
                     String error = failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or"
                             + " a failed commit)" : describe(failure);
                     activation.monitor.rolledBack(claimed.size(), error);
-                    recordFailures(claimed, error, claimedAt);
+                    if (activation.stopping()) {
+                        // Likely the undeploy itself broke the delivery: the rollback returned the
+                        // message untouched, and counting the attempt could dead-letter a good message
+                        // that a few redeployments happened to catch in flight.
+                        QueueActivation.LOG.fine(() -> "not counting a failed attempt during deactivation: " + error);
+                    } else {
+                        recordFailures(claimed, error, claimedAt);
+                    }
                 }
             } finally {
                 activation.failuresRecorded(claimed);

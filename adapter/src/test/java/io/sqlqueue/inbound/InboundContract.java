@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
@@ -305,6 +307,33 @@ abstract class InboundContract {
         assertTrue(committed.values().stream().allMatch(n -> n.get() == 1));
         assertEquals(ids.size(), processed + rows("queue"), "every message processed or still queued");
         assertTrue(processed < ids.size(), "deactivated before the end");
+    }
+
+    @Test
+    void aDeliveryThatFailsWhileTheBeanIsUndeployedCountsNoAttempt() throws Exception {
+        long id = table.send(admin, OutgoingMessage.text("caught in flight").build());
+        CountDownLatch inBean = new CountDownLatch(1);
+        CountDownLatch undeploying = new CountDownLatch(1);
+        QueueActivationSpec spec = spec();
+        MessageEndpointFactory factory = activate(spec, messages -> {
+            inBean.countDown();
+            try {
+                undeploying.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("the application is going away");
+        }, false, true);
+        assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
+        Thread deactivation = new Thread(() -> adapter.endpointDeactivation(factory, spec));
+        deactivation.start();
+        LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // deactivation has begun and waits for the delivery
+        undeploying.countDown();
+        deactivation.join();
+        active.clear();
+        assertEquals(1, rows("queue"), "the message is back");
+        assertEquals(0, count("SELECT attempts FROM " + table.dialect().qualified(table.name()) + " WHERE id = " + id),
+                "the failure caused by the undeploy is not counted against the message");
     }
 
     private Object consumerBean(String attribute) throws Exception {
