@@ -130,6 +130,8 @@ public final class ControlledMicro {
             }
             case "threads":
                 return threadCensus();
+            case "beans":
+                return adapterBeans();
             case "consumer":
                 return consumers(words[1], words[2]);
             case "log": {
@@ -141,6 +143,19 @@ public final class ControlledMicro {
             }
             default:
                 throw new IllegalArgumentException("unknown command '" + command + "'");
+        }
+    }
+
+    /** The names of the adapter's management beans now registered ({@code io.sqlqueue:*}). */
+    private static List<String> adapterBeans() {
+        try {
+            List<String> names = new ArrayList<>();
+            for (ObjectName n : ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("io.sqlqueue:*"), null)) {
+                names.add(n.toString());
+            }
+            return names;
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot list the adapter's beans: " + e, e);
         }
     }
 

@@ -186,6 +186,8 @@ class LifecycleIT {
             micro.undeploy(SAMPLE);
             assertEquals(List.of(), awaitNoAdapterThreads(),
                     "cycle " + cycle + ": threads still in adapter or sample code after the undeployment");
+            assertEquals(List.of(), micro.adapterBeans(),
+                    "cycle " + cycle + ": the consumer, queue and producer beans go with the application");
 
             micro.deployWar(SAMPLE, sampleWar);
             Status before = sample.status();

@@ -147,6 +147,11 @@ final class MicroProcess implements AutoCloseable {
         return command("consumer " + operation + " " + queue);
     }
 
+    /** The adapter's management beans registered in Micro now. */
+    List<String> adapterBeans() throws IOException {
+        return command("beans");
+    }
+
     Census threads() throws IOException {
         List<String> lines = command("threads");
         return new Census(Integer.parseInt(lines.get(0).substring("total=".length())),
