@@ -4,6 +4,8 @@ import io.sqlqueue.engine.DriverDataSources;
 import jakarta.resource.ResourceException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -181,6 +183,9 @@ abstract class DeliveryConnections {
      * may be bound after its message-driven beans are activated.
      */
     private static final class ServerResource extends DeliveryConnections {
+        /** Per JNDI name, held while an activation makes its first connection (see {@link #ds()}). */
+        private static final Map<String, Object> FIRST_CONNECTIONS = new ConcurrentHashMap<>();
+
         private final String name;
         private volatile DataSource ds;
 
@@ -188,10 +193,21 @@ abstract class DeliveryConnections {
             this.name = name;
         }
 
+        /**
+         * Payara creates an application's {@code @DataSourceDefinition} pool on its first
+         * {@code getConnection}. Several pollers doing that at once during deployment created it
+         * several times and left it unregistered: "pool is null" for every later caller, the
+         * application too, until a redeployment (seen in CI). So the first connection per name is
+         * made by one activation at a time.
+         */
         private DataSource ds() throws SQLException {
             DataSource found = ds;
             if (found == null) {
-                found = lookup(name);
+                synchronized (FIRST_CONNECTIONS.computeIfAbsent(name, n -> new Object())) {
+                    DataSource candidate = lookup(name);
+                    candidate.getConnection().close();
+                    found = candidate;
+                }
                 ds = found;
             }
             return found;
