@@ -165,11 +165,7 @@ class LifecycleIT {
         assertTrue(atUndeploy.pending() > 0 && busy.threadsIn("inbound.Delivery.run") > 0,
                 "deliveries were running and orders queued when the bean was deactivated: " + atUndeploy + ", "
                 + busy.adapterThreads());
-        assertEquals(ORDERS, after.sent(), "orders stored");
-        assertEquals(ORDERS, after.processed(), "orders processed (distinct message ids)");
-        assertEquals(0, after.duplicates(), "messages processed twice");
-        assertEquals(0, after.pending(), "messages left in the queue");
-        assertEquals(0, after.deadLettered(), "messages dead-lettered");
+        assertEveryOrderProcessedOnce(after);
     }
 
     /**
@@ -256,11 +252,7 @@ class LifecycleIT {
         assertTrue(connectionsCut > 0 && atCut.pending() > 0 && busy.threadsIn("inbound.Delivery.run") > 0,
                 "the outage hit deliveries at work: " + connectionsCut + " connections cut, " + atCut + ", "
                 + busy.adapterThreads());
-        assertEquals(ORDERS, after.sent(), "orders stored");
-        assertEquals(ORDERS, after.processed(), "orders processed (distinct message ids)");
-        assertEquals(0, after.duplicates(), "messages processed twice");
-        assertEquals(0, after.pending(), "messages left in the queue");
-        assertEquals(0, after.deadLettered(), "messages dead-lettered");
+        assertEveryOrderProcessedOnce(after);
         assertFalse(unreachable.isEmpty(), "the poller reported the outage: " + log);
         assertTrue(unreachable.size() <= 2, "the outage reported at most twice, not once per poll: " + unreachable);
         assertFalse(back.isEmpty(), "the poller reported the database back: " + log);
@@ -365,5 +357,14 @@ class LifecycleIT {
         File f = new File(path).getAbsoluteFile();
         assertTrue(f.isFile(), what + " not found at " + f + " (mvn -B install -DskipTests -pl adapter,ejb-sample -am)");
         return f;
+    }
+
+    /** All {@link #ORDERS} orders stored and processed once each, none left or dead-lettered. */
+    private static void assertEveryOrderProcessedOnce(Status after) {
+        assertEquals(ORDERS, after.sent(), "orders stored");
+        assertEquals(ORDERS, after.processed(), "orders processed (distinct message ids)");
+        assertEquals(0, after.duplicates(), "messages processed twice");
+        assertEquals(0, after.pending(), "messages left in the queue");
+        assertEquals(0, after.deadLettered(), "messages dead-lettered");
     }
 }
