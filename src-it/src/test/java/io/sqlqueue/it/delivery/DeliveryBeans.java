@@ -6,21 +6,21 @@ import io.sqlqueue.api.QueueConnectionFactory;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
 import jakarta.annotation.Resource;
-import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.resource.ConnectionFactoryDefinition;
-import jakarta.resource.spi.TransactionSupport.TransactionSupportLevel;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
 
-/** Message-driven beans of each kind, recording what they receive in the table {@code deliveries}. */
+/**
+ * Message-driven beans of each kind, recording what they receive in the table {@code deliveries}
+ * of the JDBC resource {@link #DS} (declared in the test's web.xml, for the database of the run).
+ */
 final class DeliveryBeans {
 
     static final String DS = "java:global/jdbc/delivery";
@@ -44,14 +44,7 @@ final class DeliveryBeans {
         }
     }
 
-    /**
-     * Up to 20 messages per call and per transaction. (The data source: H2, or the database of
-     * the SQLQUEUE_SAMPLE_* variables, which the PostgreSQL execution in src-it/pom.xml sets.)
-     */
-    @DataSourceDefinition(name = DS, className = "${ENV=SQLQUEUE_SAMPLE_DATASOURCE:org.h2.jdbcx.JdbcDataSource}",
-            url = "${ENV=SQLQUEUE_SAMPLE_URL:jdbc:h2:mem:delivery;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000}",
-            user = "${ENV=SQLQUEUE_SAMPLE_USER:sa}", password = "${ENV=SQLQUEUE_SAMPLE_PASSWORD:sa}",
-            transactional = true, maxPoolSize = 32)
+    /** Up to 20 messages per call and per transaction. */
     @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "queue", propertyValue = "batch_q"),
         @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
@@ -159,10 +152,10 @@ final class DeliveryBeans {
         }
     }
 
-    /** Sends through the adapter's connection factory, whose commit wakes the queue's pollers. */
-    @ConnectionFactoryDefinition(name = WakeSender.FACTORY, interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
-            resourceAdapter = "sqlqueue-adapter", transactionSupport = TransactionSupportLevel.NoTransaction,
-            maxPoolSize = 8, properties = {"dataSourceJndiName=" + DS})
+    /**
+     * Sends through the adapter's connection factory (declared in the test's web.xml), whose
+     * commit wakes the queue's pollers.
+     */
     @Stateless
     public static class WakeSender {
         static final String FACTORY = "java:app/queue/wake";

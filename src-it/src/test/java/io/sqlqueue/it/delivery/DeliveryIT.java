@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.it.harness.TargetServer;
+import io.sqlqueue.it.harness.TestDatabase;
+import io.sqlqueue.it.harness.WebXml;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
@@ -14,6 +17,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
@@ -22,6 +26,7 @@ import javax.sql.DataSource;
 import jakarta.ejb.EJB;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.Archive;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,21 +34,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Batch, leased and ordered delivery to message-driven beans in Payara Micro, observed in the
- * table the beans write.
+ * Batch, failing, dead-lettered, leased, ordered and woken deliveries to message-driven beans,
+ * observed in the table the beans write; the management beans and the journal. On each
+ * {@link TargetServer}, on H2 and on PostgreSQL.
  */
 @ExtendWith(ArquillianExtension.class)
 class DeliveryIT {
 
     @Deployment
-    static WebArchive deployment() {
-        return ShrinkWrap.create(WebArchive.class, "delivery-it.war")
+    static Archive<?> deployment() {
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "delivery-it.war")
                 .addClasses(DeliveryBeans.class, DeliveryBeans.Batches.class, DeliveryBeans.Flaky.class,
                         DeliveryBeans.Counted.class,
                         DeliveryBeans.Leased.class, DeliveryBeans.Ordered.class, DeliveryBeans.Woken.class,
                         DeliveryBeans.WakeSender.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")), new File(System.getProperty("it.pg.jar")))
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
+        new WebXml(war.getName())
+                .dataSource(DeliveryBeans.DS, TestDatabase.forRun("delivery"), 32)
+                .connectionFactory(DeliveryBeans.WakeSender.FACTORY, "NoTransaction", 8,
+                        Map.of("dataSourceJndiName", DeliveryBeans.DS))
+                .addTo(war);
+        return TargetServer.current().deployable(war);
     }
 
     private DataSource ds;

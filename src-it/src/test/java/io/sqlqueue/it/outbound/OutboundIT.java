@@ -12,6 +12,12 @@ import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
+import io.sqlqueue.it.harness.TargetServer;
+import io.sqlqueue.it.harness.TestDatabase;
+import io.sqlqueue.it.harness.WebXml;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -20,8 +26,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.Archive;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -30,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The connection factory inside Payara Micro, through the adapter's own JDBC settings: the
+ * The connection factory on each {@link TargetServer}, through the adapter's own JDBC settings: the
  * enqueue commits and rolls back with the caller's transaction under XA and local pools, commits
  * at once under NoTransaction, reports a bad URL or password clearly, and returns its connections.
  * Runs on H2, and on PostgreSQL in the execution that sets {@code it.db=postgresql}. The tables are
@@ -43,51 +51,38 @@ class OutboundIT {
     private static final String DB_FILE = "it-db.properties";
 
     @Deployment
-    static WebArchive deployment() {
-        Properties db = new Properties();
-        if ("postgresql".equals(System.getProperty("it.db"))) {
-            db.setProperty("url", System.getenv("SQLQUEUE_PG_URL"));
-            db.setProperty("user", System.getenv("SQLQUEUE_PG_USER"));
-            db.setProperty("password", System.getenv("SQLQUEUE_PG_PASSWORD"));
-        } else {
-            db.setProperty("url", "jdbc:h2:mem:outbound_it;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
-            db.setProperty("user", "sa");
-            db.setProperty("password", "sa");
+    static Archive<?> deployment() {
+        TestDatabase db = TestDatabase.forRun("outbound_it");
+        Properties props = new Properties();
+        props.setProperty("url", db.url());
+        props.setProperty("user", db.user());
+        props.setProperty("password", db.password());
+        StringWriter dbFile = new StringWriter();
+        try {
+            props.store(dbFile, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        StringBuilder props = new StringBuilder();
-        db.forEach((k, v) -> props.append(k).append('=').append(v).append('\n'));
-        String url = db.getProperty("url"), user = db.getProperty("user"), password = db.getProperty("password");
-        String webXml = "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
-                + factory(Sender.XA, "XATransaction", 8, url, user, password, "")
-                + factory(Sender.LOCAL, "LocalTransaction", 8, url, user, password, "useXA=false")
-                + factory(Sender.NONE, "NoTransaction", 8, url, user, password,
-                        "useXA=false", "transactionSupportLevel=NoTransaction")
-                + factory(Sender.WRONG_PASSWORD, "XATransaction", 2, url, user, Sender.SECRET, "")
-                + factory(Sender.BAD_URL, "XATransaction", 2, "jdbc:mysql://127.0.0.1:1/orders", user, Sender.SECRET, "")
-                + "</web-app>";
-        return ShrinkWrap.create(WebArchive.class, "outbound-it.war")
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "outbound-it.war")
                 .addClass(Sender.class)
-                .addAsResource(new StringAsset(props.toString()), DB_FILE)
-                .addAsWebInfResource(new StringAsset(webXml), "web.xml");
+                .addAsResource(new StringAsset(dbFile.toString()), DB_FILE);
+        Map<String, String> own = Map.of("jdbcUrl", db.url(), "user", db.user(), "password", db.password());
+        new WebXml(war.getName())
+                .connectionFactory(Sender.XA, "XATransaction", 8, own)
+                .connectionFactory(Sender.LOCAL, "LocalTransaction", 8, with(own, "useXA", "false"))
+                .connectionFactory(Sender.NONE, "NoTransaction", 8,
+                        with(with(own, "useXA", "false"), "transactionSupportLevel", "NoTransaction"))
+                .connectionFactory(Sender.WRONG_PASSWORD, "XATransaction", 2, with(own, "password", Sender.SECRET))
+                .connectionFactory(Sender.BAD_URL, "XATransaction", 2,
+                        with(with(own, "password", Sender.SECRET), "jdbcUrl", "jdbc:mysql://127.0.0.1:1/orders"))
+                .addTo(war);
+        return TargetServer.current().deployable(war);
     }
 
-    private static String factory(String name, String transactions, int maxPool, String url, String user,
-            String password, String... more) {
-        StringBuilder x = new StringBuilder("<connection-factory><name>" + name + "</name>"
-                + "<interface-name>io.sqlqueue.api.QueueConnectionFactory</interface-name>"
-                + "<resource-adapter>sqlqueue-adapter</resource-adapter><max-pool-size>" + maxPool + "</max-pool-size>"
-                + "<transaction-support>" + transactions + "</transaction-support>"
-                + property("jdbcUrl", url) + property("user", user) + property("password", password));
-        for (String p : more) {
-            if (!p.isEmpty()) {
-                x.append(property(p.substring(0, p.indexOf('=')), p.substring(p.indexOf('=') + 1)));
-            }
-        }
-        return x.append("</connection-factory>").toString();
-    }
-
-    private static String property(String name, String value) {
-        return "<property><name>" + name + "</name><value>" + value.replace("&", "&amp;") + "</value></property>";
+    private static Map<String, String> with(Map<String, String> properties, String name, String value) {
+        Map<String, String> copy = new TreeMap<>(properties);
+        copy.put(name, value);
+        return copy;
     }
 
     @EJB

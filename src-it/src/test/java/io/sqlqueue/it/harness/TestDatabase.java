@@ -1,0 +1,46 @@
+package io.sqlqueue.it.harness;
+
+/**
+ * The database of a test run, as the test archive's deployment descriptor declares it: the CI's
+ * PostgreSQL (SQLQUEUE_PG_URL, _USER, _PASSWORD) in the executions that set
+ * {@code it.db=postgresql}, otherwise H2 in memory. Read on the client when the archive is built,
+ * so the descriptors carry plain values that every server accepts (no server's own
+ * {@code ${...}} syntax).
+ */
+public record TestDatabase(String url, String user, String password, String dataSourceClass) {
+
+    /** This run's database; {@code h2Name} names the in-memory H2 database when it is H2. */
+    public static TestDatabase forRun(String h2Name) {
+        if (isPostgresql()) {
+            return new TestDatabase(required("SQLQUEUE_PG_URL"), required("SQLQUEUE_PG_USER"),
+                    required("SQLQUEUE_PG_PASSWORD"), "org.postgresql.ds.PGSimpleDataSource");
+        }
+        return new TestDatabase("jdbc:h2:mem:" + h2Name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000", "sa", "sa",
+                "org.h2.jdbcx.JdbcDataSource");
+    }
+
+    /** True in the executions on PostgreSQL. */
+    public static boolean isPostgresql() {
+        return "postgresql".equals(System.getProperty("it.db"));
+    }
+
+    private static String required(String variable) {
+        String value = System.getenv(variable);
+        if (value == null || value.isEmpty()) {
+            throw new IllegalStateException(variable + " must be set when it.db=postgresql");
+        }
+        return value;
+    }
+
+    /** A transactional {@code <data-source>} element for web.xml, bound at {@code jndiName}. */
+    public String dataSourceXml(String jndiName, int maxPoolSize) {
+        return "<data-source><name>" + jndiName + "</name><class-name>" + dataSourceClass + "</class-name>"
+                + "<url>" + xml(url) + "</url><user>" + xml(user) + "</user><password>" + xml(password) + "</password>"
+                + "<transactional>true</transactional><max-pool-size>" + maxPoolSize + "</max-pool-size></data-source>";
+    }
+
+    /** Escapes text for an XML element. */
+    public static String xml(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+}

@@ -1,0 +1,50 @@
+package io.sqlqueue.it.harness;
+
+import static io.sqlqueue.it.harness.TestDatabase.xml;
+
+import java.util.Map;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * The web.xml of a test WAR: the JDBC resources and queue connection factories it declares, with
+ * the values of the run, for the adapter as the current {@link TargetServer} names it.
+ */
+public final class WebXml {
+
+    private final String resourceAdapter;
+    private final StringBuilder resources = new StringBuilder();
+
+    /** For a test WAR named {@code <app>.war}. */
+    public WebXml(String warName) {
+        this.resourceAdapter = TargetServer.current().resourceAdapter(warName.replaceFirst("\\.war$", ""));
+    }
+
+    public WebXml dataSource(String jndiName, TestDatabase db, int maxPoolSize) {
+        resources.append(db.dataSourceXml(jndiName, maxPoolSize));
+        return this;
+    }
+
+    /**
+     * A {@code QueueConnectionFactory} at {@code jndiName} with this transaction support
+     * (XATransaction, LocalTransaction or NoTransaction) and these config properties.
+     */
+    public WebXml connectionFactory(String jndiName, String transactionSupport, int maxPoolSize,
+            Map<String, String> properties) {
+        resources.append("<connection-factory><name>").append(jndiName).append("</name>")
+                .append("<interface-name>io.sqlqueue.api.QueueConnectionFactory</interface-name>")
+                .append("<resource-adapter>").append(resourceAdapter).append("</resource-adapter>")
+                .append("<max-pool-size>").append(maxPoolSize).append("</max-pool-size>")
+                .append("<transaction-support>").append(transactionSupport).append("</transaction-support>");
+        properties.forEach((name, value) -> resources.append("<property><name>").append(name)
+                .append("</name><value>").append(xml(value)).append("</value></property>"));
+        resources.append("</connection-factory>");
+        return this;
+    }
+
+    /** Adds this web.xml to the WAR. */
+    public WebArchive addTo(WebArchive war) {
+        return war.addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
+                + " version=\"6.0\">" + resources + "</web-app>"), "web.xml");
+    }
+}
