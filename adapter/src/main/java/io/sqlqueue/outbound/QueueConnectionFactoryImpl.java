@@ -26,8 +26,22 @@ public class QueueConnectionFactoryImpl implements QueueConnectionFactory, jakar
         try {
             return (QueueConnection) connectionManager.allocateConnection(factory, null);
         } catch (ResourceException e) {
-            throw new QueueException("cannot get a queue connection: " + e.getMessage(), e);
+            throw new QueueException("cannot get a queue connection: " + innermostMessage(e), e);
         }
+    }
+
+    /**
+     * The message of the innermost ResourceException: the adapter's own reason (a bad jdbcUrl, a
+     * refused login), which WildFly wraps in its generic "IJ000453: Unable to get managed connection".
+     */
+    private static String innermostMessage(ResourceException e) {
+        ResourceException innermost = e;
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c instanceof ResourceException r) {
+                innermost = r;
+            }
+        }
+        return innermost.getMessage();
     }
 
     @Override

@@ -315,6 +315,18 @@ abstract class OutboundContract {
                 () -> ((QueueConnectionFactory) wrong.createConnectionFactory()).getConnection());
         assertTrue(fromFactory.getMessage().startsWith("cannot get a queue connection: cannot connect"),
                 fromFactory.getMessage());
+
+        // WildFly's pool wraps the adapter's reason in a generic one: the caller still reads ours
+        jakarta.resource.spi.ConnectionManager wrapping = (factory, info) -> {
+            try {
+                return wrong.createManagedConnection(null, info);
+            } catch (ResourceException reason) {
+                throw new ResourceException("IJ000453: Unable to get managed connection for java:/queue/x", reason);
+            }
+        };
+        QueueException wrapped = assertThrows(QueueException.class,
+                () -> ((QueueConnectionFactory) wrong.createConnectionFactory(wrapping)).getConnection());
+        assertTrue(wrapped.getMessage().startsWith("cannot get a queue connection: cannot connect"), wrapped.getMessage());
     }
 
     // ---- configuration ------------------------------------------------------------------------

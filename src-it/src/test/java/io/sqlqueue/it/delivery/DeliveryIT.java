@@ -44,18 +44,16 @@ class DeliveryIT {
     @Deployment
     static Archive<?> deployment() {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "delivery-it.war")
-                .addClasses(DeliveryBeans.class, DeliveryBeans.Batches.class, DeliveryBeans.Flaky.class,
-                        DeliveryBeans.Counted.class,
-                        DeliveryBeans.Leased.class, DeliveryBeans.Ordered.class, DeliveryBeans.Woken.class,
-                        DeliveryBeans.WakeSender.class)
+                .addClasses(DeliveryBeans.class, Batches.class, Flaky.class, Counted.class, Leased.class,
+                        Ordered.class, Woken.class, WakeSender.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")), new File(System.getProperty("it.pg.jar")))
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
         new WebXml(war.getName())
                 .dataSource(DeliveryBeans.DS, TestDatabase.forRun("delivery"), 32)
-                .connectionFactory(DeliveryBeans.WakeSender.FACTORY, "NoTransaction", 8,
+                .connectionFactory(WakeSender.FACTORY, "NoTransaction", 8,
                         Map.of("dataSourceJndiName", DeliveryBeans.DS))
                 .addTo(war);
-        return TargetServer.current().deployable(war);
+        return TargetServer.current().deployable(DeliveryIT.class, war);
     }
 
     private DataSource ds;
@@ -174,7 +172,7 @@ class DeliveryIT {
         assertEquals(20, count("SELECT COUNT(DISTINCT message_id) FROM deliveries WHERE body LIKE 'later%'"), "each once");
 
         // the bug is fixed: the dead letters go back to the queue and are processed
-        DeliveryBeans.Counted.rejectPoison = false;
+        Counted.rejectPoison = false;
         try {
             assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(queue),
                     "requeueDeadLetters", new Object[] {100}, new String[] {"int"}));
@@ -182,7 +180,7 @@ class DeliveryIT {
                     "SELECT COUNT(*) FROM deliveries WHERE queue_name = 'counted_q' AND body LIKE 'poison%'") == 10);
             assertEquals(0, count("SELECT COUNT(*) FROM \"counted_q_dlq\""));
         } finally {
-            DeliveryBeans.Counted.rejectPoison = true;
+            Counted.rejectPoison = true;
         }
 
         // the journal: one completed row per recorded delivery, one dead-lettered row per dead letter
@@ -230,7 +228,7 @@ class DeliveryIT {
     }
 
     @EJB
-    private DeliveryBeans.WakeSender wakeSender;
+    private WakeSender wakeSender;
 
     @Test
     void aCommittedEnqueueWakesAnIdlePollerLongBeforeItsPollInterval() throws Exception {

@@ -40,16 +40,19 @@ public enum TargetServer {
 
     /**
      * The archive to deploy for a test WAR named {@code <app>.war}: the WAR itself on Micro, an
-     * {@code <app>.ear} holding the adapter and the WAR on the full servers.
+     * {@code <app>.ear} holding the adapter and the WAR on the full servers. The test class goes
+     * into the WAR (Arquillian would put it where WildFly's WAR cannot load it).
      */
-    public Archive<?> deployable(WebArchive war) {
+    public Archive<?> deployable(Class<?> testClass, WebArchive war) {
+        war.addClass(testClass);
         if (this == PAYARA_MICRO) {
             return war;
         }
         String app = applicationName(war);
         if (this == WILDFLY) {
             // WildFly binds message-driven beans to its default adapter (ActiveMQ) unless told
-            war.addAsWebInfResource(new StringAsset(JBOSS_EJB3_XML.replace("ADAPTER", resourceAdapter(app))),
+            // (there "#<module>.rar", relative to the EAR: the full id of resourceAdapter is not found)
+            war.addAsWebInfResource(new StringAsset(JBOSS_EJB3_XML.replace("ADAPTER", "#" + RAR_MODULE + ".rar")),
                     "jboss-ejb3.xml");
         }
         String rar = System.getProperty("it.rar");

@@ -76,7 +76,7 @@ class OutboundIT {
                 .connectionFactory(Sender.BAD_URL, "XATransaction", 2,
                         with(with(own, "password", Sender.SECRET), "jdbcUrl", "jdbc:mysql://127.0.0.1:1/orders"))
                 .addTo(war);
-        return TargetServer.current().deployable(war);
+        return TargetServer.current().deployable(OutboundIT.class, war);
     }
 
     private static Map<String, String> with(Map<String, String> properties, String name, String value) {
