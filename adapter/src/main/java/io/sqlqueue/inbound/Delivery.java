@@ -42,6 +42,8 @@ final class Delivery implements Work {
     private static final String PROCESS = ManagementFactory.getRuntimeMXBean().getName();
 
     private final QueueActivation activation;
+    /** Set by {@link #release()}: this delivery ends after its current message. */
+    private volatile boolean released;
 
     Delivery(QueueActivation activation) {
         this.activation = activation;
@@ -58,7 +60,7 @@ final class Delivery implements Work {
                 return;
             }
             try {
-                while (!activation.stopping() && !activation.paused()) {
+                while (!released && !activation.stopping() && !activation.paused()) {
                     int delivered = activation.transacted ? deliverTransacted(endpoint, channel)
                             : deliverLeased(endpoint, channel);
                     if (delivered == 0) {
@@ -289,9 +291,13 @@ final class Delivery implements Work {
         return best.getClass().getName() + (best.getMessage() == null ? "" : ": " + best.getMessage());
     }
 
+    /**
+     * Ends this delivery after its current message, and nothing more: WildFly's work manager calls
+     * it after every Work that has returned, so stopping the activation here stopped all delivery.
+     */
     @Override
     public void release() {
-        activation.requestStop();
+        released = true;
     }
 
     /** Learns how the delivery transaction ended. */

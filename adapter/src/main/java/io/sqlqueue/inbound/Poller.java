@@ -151,6 +151,10 @@ final class Poller implements Work {
         }
     }
 
+    /**
+     * The work manager wants the poller's thread back (the server is stopping): polling ends. (WildFly
+     * also calls it once the poller has returned, which happens only when the activation stops.)
+     */
     @Override
     public void release() {
         activation.requestStop();

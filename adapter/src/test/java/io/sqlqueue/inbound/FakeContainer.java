@@ -241,6 +241,7 @@ final class FakeContainer implements BootstrapContext {
                         work.run();
                     } finally {
                         activeWorks.decrementAndGet();
+                        work.release(); // as WildFly's work manager does after every Work
                     }
                 });
             }

@@ -170,6 +170,16 @@ abstract class InboundContract {
     }
 
     @Test
+    void deliveryGoesOnAfterTheFirstDeliveriesHaveEndedAndBeenReleased() throws Exception {
+        activate(spec(), recording(), false, true);
+        List<Long> ids = new ArrayList<>(send(20));
+        await("the first 20 committed", () -> committed.size() == 20);
+        LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // their deliveries end, and are released
+        ids.addAll(send(20));
+        assertExactlyOnce(ids);
+    }
+
+    @Test
     void aBeanThatThrowsGetsTheMessageAgainAndItIsProcessedOnce() throws Exception {
         List<Long> ids = send(300);
         Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
