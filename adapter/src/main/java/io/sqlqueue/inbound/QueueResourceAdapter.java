@@ -62,7 +62,14 @@ public class QueueResourceAdapter implements ResourceAdapter {
     /** An activation's identity: the endpoint factory and the spec (which keeps identity equality). */
     private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
     }
-    private final List<EnqueueListener> enqueueListeners = new CopyOnWriteArrayList<>();
+    /**
+     * The pollers to wake on a committed enqueue, shared by every instance of this class: WildFly
+     * starts an instance of its own for each connection factory an application declares, apart
+     * from the one its message-driven beans are bound to. (One list per class loader, so per
+     * deployment of the adapter; a wake-up for a same-named queue of another database only costs
+     * that queue's pollers a poll.)
+     */
+    private static final List<EnqueueListener> ENQUEUE_LISTENERS = new CopyOnWriteArrayList<>();
 
     @Override
     public void start(BootstrapContext context) {
@@ -87,8 +94,7 @@ public class QueueResourceAdapter implements ResourceAdapter {
                 LOG.log(Level.FINE, "closing a recovery connection failed", e);
             }
         }
-        recoveryChannels.clear();
-        enqueueListeners.clear();
+        recoveryChannels.clear(); // (the stopped activations took their enqueue listeners away)
         context = null;
         registry = null;
         LOG.info("SQL queue resource adapter stopped");
@@ -164,16 +170,19 @@ public class QueueResourceAdapter implements ResourceAdapter {
 
     /** Registers a listener for committed enqueues (the pollers of a queue). */
     public void addEnqueueListener(EnqueueListener listener) {
-        enqueueListeners.add(Objects.requireNonNull(listener, "listener"));
+        ENQUEUE_LISTENERS.add(Objects.requireNonNull(listener, "listener"));
     }
 
     public void removeEnqueueListener(EnqueueListener listener) {
-        enqueueListeners.remove(listener);
+        ENQUEUE_LISTENERS.remove(listener);
     }
 
-    /** An enqueue to {@code queue} through the connection factory has committed. */
+    /**
+     * An enqueue to {@code queue} through a connection factory of this adapter has committed:
+     * wakes the queue's pollers, those of other instances of the adapter too.
+     */
     public void enqueueCommitted(String queue) {
-        for (EnqueueListener l : enqueueListeners) {
+        for (EnqueueListener l : ENQUEUE_LISTENERS) {
             try {
                 l.enqueueCommitted(queue);
             } catch (RuntimeException e) {

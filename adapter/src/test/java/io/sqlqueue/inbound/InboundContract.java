@@ -281,6 +281,28 @@ abstract class InboundContract {
     }
 
     @Test
+    void anEnqueueCommittedThroughAnotherInstanceOfTheAdapterWakesThePollerToo() throws Exception {
+        QueueActivationSpec spec = spec();
+        spec.setPollInterval(20_000L);
+        spec.setMaxPollInterval(60_000L);
+        activate(spec, recording(), false, true);
+        // WildFly starts an instance for each connection factory an application declares
+        QueueResourceAdapter factoriesAdapter = new QueueResourceAdapter();
+        factoriesAdapter.start(container);
+        try {
+            LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // the poller finds the queue empty and sleeps
+            long id = table.send(admin, OutgoingMessage.text("wake up").build());
+            long start = System.nanoTime();
+            factoriesAdapter.enqueueCommitted(queue);
+            await("the message is delivered", () -> committed.containsKey(id));
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(),
+                    "delivered long before the 20 s poll interval");
+        } finally {
+            factoriesAdapter.stop();
+        }
+    }
+
+    @Test
     void whenTheContainerHasNoBeanFreeThePollerBacksOffAndAWakeUpStillArrives() throws Exception {
         QueueActivationSpec spec = spec();
         spec.setPollInterval(200L);
