@@ -35,7 +35,8 @@ fi
 
 rm -rf "$run/tmp" && mkdir -p "$run/tmp"
 cp adapter/target/sqlqueue-adapter.rar "$run/sqlqueue-adapter.rar"
-cp ejb-sample/target/sqlqueue-ejb-sample-*.war "$run/sample.war"
+# the WAR for a standalone adapter (the -ear.war variant goes into the EAR)
+cp "$(ls ejb-sample/target/sqlqueue-ejb-sample-*.war | grep -v -- -ear.war)" "$run/sample.war"
 printf 'set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1\n' \
   > "$run/preboot.asadmin"
 # The adapter first: a WAR deployed before the .rar never activates its message-driven bean.

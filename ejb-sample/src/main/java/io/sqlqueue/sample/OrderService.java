@@ -3,6 +3,7 @@ package io.sqlqueue.sample;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import java.math.BigDecimal;
@@ -12,6 +13,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /** Stores an order and queues it for processing, in one transaction. */
@@ -23,8 +26,19 @@ public class OrderService {
     @Resource(lookup = SampleDatabase.JNDI_NAME)
     private DataSource dataSource;
 
-    @Resource(lookup = SampleDatabase.QUEUE_FACTORY)
+    // Looked up, not injected: Payara Server refuses to deploy an EAR whose bean injects a factory
+    // of an adapter embedded in the same EAR ("Naming binding already exists").
     private QueueConnectionFactory queues;
+
+    @PostConstruct
+    void lookUpQueues() {
+        try {
+            queues = InitialContext.doLookup(SampleDatabase.QUEUE_FACTORY);
+        } catch (NamingException e) {
+            throw new IllegalStateException("the queue connection factory " + SampleDatabase.QUEUE_FACTORY
+                    + " is not declared: " + e.getMessage(), e);
+        }
+    }
 
     /** Stores and queues {@code count} orders in one transaction; {@code invalid} of them have a broken payload. */
     public void placeOrders(int count, int invalid, String customer) {

@@ -3,13 +3,10 @@ package io.sqlqueue.sample;
 import io.sqlqueue.engine.QueueTable;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.resource.ConnectionFactoryDefinition;
-import jakarta.resource.spi.TransactionSupport.TransactionSupportLevel;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,40 +19,19 @@ import javax.sql.DataSource;
  * ({@code dataSourceJndiName}), so storing an order and queueing it, and processing a message and
  * recording it, are each one local transaction on one connection: exactly once, without XA.
  *
- * <p>The database is embedded H2 unless SQLQUEUE_SAMPLE_URL (and SQLQUEUE_SAMPLE_DATASOURCE, the
- * driver's DataSource class) say otherwise, read by Payara when it deploys the sample.
+ * <p>The WAR comes in two versions. For the adapter deployed on its own (Payara Micro), web.xml
+ * ({@code src/main/webapp}) declares the factory for {@code sqlqueue-adapter} and
+ * {@link StandaloneDatabase} the JDBC resource (embedded H2 unless the SQLQUEUE_SAMPLE_*
+ * variables say otherwise). Inside the EAR, web.xml ({@code src/main/ear-war}) declares both: the
+ * factory for {@code #sqlqueue-adapter}, the adapter of the same EAR on Payara Server and WildFly
+ * alike, and embedded H2.
  */
-@DataSourceDefinition(
-        name = SampleDatabase.JNDI_NAME,
-        className = "${ENV=SQLQUEUE_SAMPLE_DATASOURCE:org.h2.jdbcx.JdbcDataSource}",
-        url = "${ENV=SQLQUEUE_SAMPLE_URL:jdbc:h2:mem:sample;DB_CLOSE_DELAY=-1}",
-        user = "${ENV=SQLQUEUE_SAMPLE_USER:sa}",
-        password = "${ENV=SQLQUEUE_SAMPLE_PASSWORD:sa}",
-        transactional = true,
-        minPoolSize = 2,
-        maxPoolSize = 32,
-        // Payara: check each connection before handing it out. Without it the pool hands out
-        // connections that died in a database outage for ever after (LifecycleIT's outage test
-        // never recovered). "meta-data" catches those a failed call has marked broken; both
-        // alternatives tried failed redeployments in LifecycleIT: custom-validation with
-        // JDBC40ConnectionValidation (it rejected healthy PostgreSQL connections used from the
-        // adapter's threads) and fail-all-connections (one failed clean-up destroyed every
-        // connection of the pool, those in use too).
-        properties = {
-            "fish.payara.is-connection-validation-required=true",
-            "fish.payara.connection-validation-method=meta-data"})
-@ConnectionFactoryDefinition(
-        name = SampleDatabase.QUEUE_FACTORY,
-        interfaceName = "io.sqlqueue.api.QueueConnectionFactory",
-        resourceAdapter = "sqlqueue-adapter",
-        transactionSupport = TransactionSupportLevel.NoTransaction,
-        maxPoolSize = 32,
-        properties = {"dataSourceJndiName=" + SampleDatabase.JNDI_NAME})
 @Singleton
 @Startup
 public class SampleDatabase {
 
     public static final String JNDI_NAME = "java:global/jdbc/sample";
+    /** The queue connection factory (NoTransaction pool; its connections join the JDBC resource's transaction). */
     public static final String QUEUE_FACTORY = "java:app/queue/sample";
     public static final String QUEUE = "orders_queue";
 
