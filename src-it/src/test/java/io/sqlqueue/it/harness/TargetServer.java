@@ -73,8 +73,7 @@ public enum TargetServer {
     public String resourceAdapter(String app) {
         return switch (this) {
             case PAYARA_MICRO -> RAR_MODULE; // the standalone .rar's file name
-            case PAYARA_SERVER -> app + "#" + RAR_MODULE;
-            case WILDFLY -> app + ".ear#" + RAR_MODULE + ".rar";
+            case PAYARA_SERVER, WILDFLY -> "#" + RAR_MODULE; // the module of the same EAR
         };
     }
 

@@ -36,7 +36,9 @@ public record TestDatabase(String url, String user, String password, String data
     public String dataSourceXml(String jndiName, int maxPoolSize) {
         return "<data-source><name>" + jndiName + "</name><class-name>" + dataSourceClass + "</class-name>"
                 + "<url>" + xml(url) + "</url><user>" + xml(user) + "</user><password>" + xml(password) + "</password>"
-                + "<transactional>true</transactional><max-pool-size>" + maxPoolSize + "</max-pool-size></data-source>";
+                + "<transactional>true</transactional><max-pool-size>" + maxPoolSize + "</max-pool-size>"
+                // without it Payara Server warns at deployment ("steadyPoolSize Given, -1, was outside the bounds")
+                + "<min-pool-size>0</min-pool-size></data-source>";
     }
 
     /** Escapes text for an XML element. */

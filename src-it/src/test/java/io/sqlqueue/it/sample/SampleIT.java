@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sqlqueue.it.harness.TestDatabase;
+import io.sqlqueue.it.harness.WebXml;
 import io.sqlqueue.sample.OrderService;
 import io.sqlqueue.sample.SampleDatabase;
+import io.sqlqueue.sample.StandaloneDatabase;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import java.io.File;
@@ -13,6 +16,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import javax.naming.InitialContext;
@@ -34,17 +38,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SampleIT {
 
     /**
-     * The sample's beans with both drivers: its JDBC resource is H2 unless the run sets
-     * SQLQUEUE_SAMPLE_URL (the PostgreSQL execution in src-it/pom.xml does).
+     * The sample's beans with both drivers, and its resources as its web.xml declares them, on the
+     * run's database (H2, or PostgreSQL in the execution that sets it.db=postgresql).
      */
     @Deployment
     static WebArchive deployment() {
-        return ShrinkWrap.create(WebArchive.class, "sample-it.war")
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "sample-it.war")
                 .addPackage(OrderService.class.getPackage())
+                .deleteClass(StandaloneDatabase.class) // the web.xml below declares the run's database
                 .addClass(OutboxProbe.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")), new File(System.getProperty("it.pg.jar")))
                 // child-first, so the sample's pool runs the project's drivers, not Micro's own H2
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
+        // the resources the sample's web.xml declares, on the run's database
+        return new WebXml(war.getName()).dataSource(SampleDatabase.JNDI_NAME, TestDatabase.forRun("sample"), 32)
+                .connectionFactory(SampleDatabase.QUEUE_FACTORY, "NoTransaction", 32,
+                        Map.of("dataSourceJndiName", SampleDatabase.JNDI_NAME))
+                .addTo(war);
     }
 
     @EJB

@@ -1,0 +1,83 @@
+package io.sqlqueue.it.admin;
+
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueConnectionFactory;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * The application side of {@link PayaraAdminPathIT}: it uses only what the admin script created,
+ * through {@code @Resource(lookup = ...)} of the server's JNDI names. Each call is one container
+ * transaction (a singleton with container-managed concurrency: one call at a time, plenty here).
+ */
+@Singleton
+@Startup
+public class OrderDesk {
+
+    static final String DS = "jdbc/orders";
+
+    @Resource(lookup = "queue/orders")
+    private QueueConnectionFactory orders;
+
+    @Resource(lookup = "queue/orders-xa")
+    private QueueConnectionFactory ordersXa;
+
+    @Resource(lookup = "queue/orders-local")
+    private QueueConnectionFactory ordersLocal;
+
+    @Resource(lookup = DS)
+    private DataSource ds;
+
+    @PostConstruct
+    void tables() {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS admin_order (id VARCHAR(64) NOT NULL)");
+            // no unique key: a message processed twice would show as a second row
+            s.execute("CREATE TABLE IF NOT EXISTS admin_processed (id VARCHAR(64) NOT NULL)");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Stores an order and queues it in one transaction. Through {@code queue/orders} (the pool on
+     * jdbc/orders) the order row and the message share one local transaction; the XA and local
+     * factories only send (a second non-XA resource could not join).
+     */
+    public void place(String factory, String id) throws SQLException {
+        QueueConnectionFactory f = switch (factory) {
+            case "queue/orders" -> orders;
+            case "queue/orders-xa" -> ordersXa;
+            case "queue/orders-local" -> ordersLocal;
+            default -> throw new IllegalArgumentException(factory);
+        };
+        if (f == orders) {
+            try (Connection c = ds.getConnection();
+                    PreparedStatement insert = c.prepareStatement("INSERT INTO admin_order (id) VALUES (?)")) {
+                insert.setString(1, id);
+                insert.executeUpdate();
+            }
+        }
+        try (QueueConnection q = f.getConnection()) {
+            q.send(OrderProcessor.QUEUE, id);
+        }
+    }
+
+    public String status() throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT (SELECT COUNT(*) FROM admin_processed),"
+                        + " (SELECT COUNT(DISTINCT id) FROM admin_processed), (SELECT COUNT(*) FROM admin_order)")) {
+            r.next();
+            return "processed=" + r.getLong(1) + " distinct=" + r.getLong(2) + " orders=" + r.getLong(3)
+                    + " peakConcurrency=" + OrderProcessor.PEAK.get();
+        }
+    }
+}

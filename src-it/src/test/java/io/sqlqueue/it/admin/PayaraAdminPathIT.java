@@ -1,0 +1,326 @@
+package io.sqlqueue.it.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sqlqueue.it.harness.PayaraDeploymentLog;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Payara Server admin path of the README, end to end: a fresh domain, {@code
+ * admin/payara-server.sh} applied unchanged (the standalone adapter, its config, a JDBC resource,
+ * three connector pools and resources, a system property overriding an MDB's activation property,
+ * the application), then 200 orders through the admin's three factories, each processed once
+ * (counted in a table), the override in effect, and no warning of the adapter or the connector
+ * runtime while deploying. Plain JUnit: the domain is this test's own ({@value #DOMAIN}, ports
+ * from {@value #PORT_BASE}), created, started, stopped and deleted here. Runs in the
+ * payara-server profile's execution {@code payara-admin-path}, which sets {@code
+ * it.admin.payara.home}; elsewhere the Payara test is skipped.
+ */
+class PayaraAdminPathIT {
+
+    static final String DOMAIN = "sqlqueue-admin";
+    static final int PORT_BASE = 25000;
+    static final int ADMIN_PORT = PORT_BASE + 48;
+    static final int HTTP_PORT = PORT_BASE + 80;
+    static final int ORDERS = 100;
+    static final int XA_ORDERS = 50;
+    static final int LOCAL_ORDERS = 50;
+    static final int TOTAL = ORDERS + XA_ORDERS + LOCAL_ORDERS;
+
+    private static final Path ROOT = Path.of(System.getProperty("it.project.root",
+            Path.of(System.getProperty("user.dir")).resolve("..").toString())).normalize();
+    private static final Path SCRIPT = ROOT.resolve("admin/payara-server.sh");
+    private static final Path README = ROOT.resolve("README.md");
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** Every command line of the script is in the README's Administration > Payara Server section. */
+    @Test
+    void readmeShowsTheScriptVerbatim() throws IOException {
+        String section = section(Files.readString(README), "## Administration", "### Payara Server");
+        List<String> missing = new ArrayList<>();
+        for (String line : Files.readAllLines(SCRIPT)) {
+            String command = line.strip();
+            if (!command.isEmpty() && !command.startsWith("#") && !section.contains(line)) {
+                missing.add(line);
+            }
+        }
+        assertTrue(missing.isEmpty(), "lines of " + SCRIPT + " missing from README.md's Administration > Payara Server:\n"
+                + String.join("\n", missing));
+    }
+
+    @Test
+    void adminScriptOnFreshDomain() throws Exception {
+        String home = System.getProperty("it.admin.payara.home");
+        assumeTrue(home != null && !home.isEmpty(), "no Payara Server (it.admin.payara.home): payara-server profile only");
+        Path payara = Path.of(home);
+        Path rar = Path.of(System.getProperty("it.rar")).toAbsolutePath();
+        Path work = Path.of(System.getProperty("it.admin.work.dir", "target/payara-admin-path")).toAbsolutePath();
+        Files.createDirectories(work);
+        Path domainDir = payara.resolve("glassfish/domains").resolve(DOMAIN);
+        Path serverLog = domainDir.resolve("logs/server.log");
+        Asadmin asadmin = new Asadmin(payara.resolve("bin/asadmin"), work);
+
+        long t0 = System.nanoTime();
+        removeDomain(asadmin, domainDir);
+        asadmin.run("--interactive=false", "create-domain", "--nopassword=true", "--portbase", String.valueOf(PORT_BASE), DOMAIN);
+        bindToLoopback(domainDir.resolve("config/domain.xml"));
+        lap("create-domain", t0);
+        try {
+            long t1 = System.nanoTime();
+            asadmin.run("start-domain", DOMAIN);
+            lap("start-domain", t1);
+
+            Path war = work.resolve("orders.war");
+            ShrinkWrap.create(WebArchive.class, "orders.war")
+                    .addClasses(OrderDesk.class, OrderProcessor.class, OrdersServlet.class)
+                    .addAsWebInfResource(new StringAsset(GLASSFISH_EJB_JAR), "glassfish-ejb-jar.xml")
+                    .as(ZipExporter.class).exportTo(war.toFile(), true);
+
+            long t2 = System.nanoTime();
+            Map<String, String> env = new HashMap<>();
+            env.put("ASADMIN", payara.resolve("bin/asadmin").toString());
+            env.put("AS_ADMIN_PORT", String.valueOf(ADMIN_PORT));
+            int exit = asadmin.exec(env, "sh", SCRIPT.toString(), rar.toString(), war.toString());
+            assertEquals(0, exit, "admin/payara-server.sh failed: see " + work.resolve("asadmin.log"));
+            lap("admin/payara-server.sh", t2);
+
+            long t3 = System.nanoTime();
+            post("queue/orders", "o", ORDERS);
+            post("queue/orders-xa", "x", XA_ORDERS);
+            post("queue/orders-local", "l", LOCAL_ORDERS);
+            lap("placing " + TOTAL + " orders", t3);
+            Map<String, Long> status = awaitProcessed(TOTAL, Duration.ofSeconds(120));
+            lap("all processed", t3);
+            Thread.sleep(1000); // a duplicate delivery would show by now
+            status = status();
+            assertEquals(TOTAL, status.get("processed"), "rows processed (a duplicate delivery adds one): " + status);
+            assertEquals(TOTAL, status.get("distinct"), "orders processed: " + status);
+            assertEquals(ORDERS, status.get("orders"), "order rows written with their send: " + status);
+
+            // the override: maxConcurrency 3 from the system property, not the activation's default of 1
+            String log = Files.readString(serverLog);
+            Matcher activated = Pattern.compile("activated \\S+ delivery to class " + OrderProcessor.class.getName()
+                    + ": queue=" + OrderProcessor.QUEUE + ",[^\\n]*?maxConcurrency=(\\d+)").matcher(log);
+            assertTrue(activated.find(), "no activation of OrderProcessor in " + serverLog);
+            assertEquals("3", activated.group(1), "maxConcurrency of the activation: " + activated.group());
+            long peak = status.get("peakConcurrency");
+            assertTrue(peak >= 1 && peak <= 3, "deliveries at a time: " + peak);
+            System.out.println("PayaraAdminPathIT: " + status + "; " + activated.group());
+
+            PayaraDeploymentLog.main(new String[] {serverLog.toString()});
+
+            // the admin changes it later, without the application's archive: a new value, then a restart (Payara
+            // caches MicroProfile Config values, 60 s by default: a disable + enable right after the change
+            // still activated the bean with the old value)
+            long t5 = System.nanoTime();
+            asadmin.run("--port", String.valueOf(ADMIN_PORT), "create-system-properties", "sqlqueue.orders.maxConcurrency=2");
+            asadmin.run("restart-domain", DOMAIN);
+            lap("new value + restart-domain", t5);
+            String last = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!"2".equals(last) && System.nanoTime() < deadline) {
+                Matcher again = activated.pattern().matcher(Files.readString(serverLog));
+                while (again.find()) {
+                    last = again.group(1);
+                }
+                Thread.sleep(200);
+            }
+            assertEquals("2", last, "maxConcurrency of the activation after the change");
+            // and delivery works after the restart (a new in-memory database: the counts start again). restart-domain
+            // returns before the applications are loaded: wait until the WAR answers
+            awaitAnswer(Duration.ofSeconds(60));
+            lap("new value + restart-domain + application answering", t5);
+            post("queue/orders", "r", 20);
+            assertEquals(20, awaitProcessed(20, Duration.ofSeconds(60)).get("distinct"));
+        } finally {
+            long t4 = System.nanoTime();
+            try {
+                if (Files.exists(serverLog)) {
+                    Files.copy(serverLog, work.resolve("server.log"), StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                removeDomain(asadmin, domainDir);
+                lap("stop-domain + delete-domain", t4);
+            }
+        }
+    }
+
+    private static final String GLASSFISH_EJB_JAR = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE glassfish-ejb-jar PUBLIC "-//GlassFish.org//DTD GlassFish Application Server 3.1 EJB 3.1//EN" "http://glassfish.org/dtds/glassfish-ejb-jar_3_1-1.dtd">
+            <glassfish-ejb-jar>
+              <enterprise-beans>
+                <ejb>
+                  <ejb-name>OrderProcessor</ejb-name>
+                  <mdb-resource-adapter>
+                    <resource-adapter-mid>sqlqueue-adapter</resource-adapter-mid>
+                  </mdb-resource-adapter>
+                </ejb>
+              </enterprise-beans>
+            </glassfish-ejb-jar>
+            """;
+
+    /** The text of a "###" subsection inside a "##" section, up to the next heading of either level. */
+    static String section(String markdown, String h2, String h3) {
+        int a = markdown.indexOf("\n" + h2 + "\n");
+        assertTrue(a >= 0, "README.md has no section " + h2);
+        int end2 = nextHeading(markdown, a + 1, "\n## ");
+        int b = markdown.indexOf("\n" + h3 + "\n", a);
+        assertTrue(b >= 0 && b < end2, "README.md's " + h2 + " has no subsection " + h3);
+        return markdown.substring(b, Math.min(end2, nextHeading(markdown, b + 1, "\n### ")));
+    }
+
+    private static int nextHeading(String markdown, int from, String prefix) {
+        // headings inside fenced code blocks are not headings
+        boolean fenced = false;
+        int i = from;
+        for (String line : markdown.substring(from).split("\n", -1)) {
+            if (line.startsWith("```")) {
+                fenced = !fenced;
+            } else if (!fenced && ("\n" + line).startsWith(prefix) && i > from) {
+                return i - 1;
+            }
+            i += line.length() + 1;
+        }
+        return markdown.length();
+    }
+
+    /** Everything listens on 127.0.0.1 only, set before the first start (as the payara-server profile does). */
+    static void bindToLoopback(Path domainXml) throws IOException {
+        String xml = Files.readString(domainXml);
+        xml = xml.replaceAll("<network-listener (?![^>]*address=)", "<network-listener address=\"127.0.0.1\" ")
+                .replace("address=\"0.0.0.0\"", "address=\"127.0.0.1\"")
+                .replaceFirst("<hazelcast-runtime-configuration ",
+                        "<hazelcast-runtime-configuration das-bind-address=\"127.0.0.1\" interface=\"127.0.0.1\" ")
+                .replaceFirst("<jvm-options>", "<jvm-options>-Dhazelcast.socket.bind.any=false</jvm-options><jvm-options>")
+                .replaceFirst("</config>",
+                        "<jms-service type=\"DISABLED\" default-jms-host=\"default_JMS_host\"></jms-service></config>");
+        Files.writeString(domainXml, xml);
+    }
+
+    private static void removeDomain(Asadmin asadmin, Path domainDir) throws Exception {
+        if (Files.exists(domainDir.resolve("config/pid"))) {
+            asadmin.run("stop-domain", DOMAIN);
+        }
+        if (Files.exists(domainDir)) {
+            asadmin.run("delete-domain", DOMAIN);
+        }
+        if (Files.exists(domainDir)) { // a half-created domain
+            try (Stream<Path> files = Files.walk(domainDir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private void post(String factory, String prefix, int count) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("place?factory=" + factory + "&prefix=" + prefix
+                + "&count=" + count)).POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(120)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), "placing orders through " + factory + ": " + r.body());
+    }
+
+    private Map<String, Long> awaitProcessed(int expected, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, Long> status;
+        do {
+            status = status();
+            if (status.get("processed") >= expected) {
+                return status;
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < deadline);
+        fail("not every order processed within " + timeout + ": " + status);
+        return status;
+    }
+
+    private void awaitAnswer(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("status")).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+                last = "HTTP " + r.statusCode();
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(200);
+        }
+        fail("the application did not answer within " + timeout + ": " + last);
+    }
+
+    private Map<String, Long> status() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("status")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        Map<String, Long> status = new HashMap<>();
+        for (String pair : r.body().strip().split(" ")) {
+            String[] kv = pair.split("=");
+            status.put(kv[0], Long.parseLong(kv[1]));
+        }
+        return status;
+    }
+
+    private static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + HTTP_PORT + "/orders/" + path);
+    }
+
+    private static void lap(String what, long since) {
+        System.out.printf("PayaraAdminPathIT: %s took %.1f s%n", what, (System.nanoTime() - since) / 1e9);
+    }
+
+    /** asadmin and the script, run with AS_JAVA = this JVM; their output goes to work/asadmin.log. */
+    private record Asadmin(Path asadmin, Path work) {
+        void run(String... args) throws Exception {
+            List<String> command = new ArrayList<>(List.of("sh", asadmin.toString()));
+            command.addAll(List.of(args));
+            int exit = exec(Map.of(), command.toArray(String[]::new));
+            assertEquals(0, exit, "asadmin " + String.join(" ", args) + " failed: see " + work.resolve("asadmin.log"));
+        }
+
+        int exec(Map<String, String> env, String... command) throws Exception {
+            Path log = work.resolve("asadmin.log");
+            Files.writeString(log, "$ " + String.join(" ", command) + "\n", java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.environment().put("AS_JAVA", System.getProperty("java.home"));
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not finish in 10 minutes");
+            }
+            return p.exitValue();
+        }
+    }
+}

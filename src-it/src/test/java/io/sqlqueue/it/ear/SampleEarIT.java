@@ -1,0 +1,114 @@
+package io.sqlqueue.it.ear;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.OperateOnDeployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The sample's EAR as built ({@code ear/target/sqlqueue-sample.ear}), deployed unchanged on a
+ * full server, used over HTTP as a user would, then undeployed and deployed again ten times: each
+ * time the orders are processed once each and the invalid ones dead-lettered, and after each
+ * undeployment no thread runs the adapter's code any more.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@EnabledIfSystemProperty(named = "it.server", matches = "payara-server|wildfly",
+        disabledReason = "an EAR test: Payara Micro cannot deploy EARs")
+class SampleEarIT {
+
+    private static final int REDEPLOYMENTS = 10;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Deployment(name = "probe", order = 1, testable = false)
+    static WebArchive probe() {
+        return ShrinkWrap.create(WebArchive.class, "thread-probe.war").addClass(AdapterThreadsServlet.class);
+    }
+
+    @Deployment(name = "sample", managed = false, testable = false)
+    static EnterpriseArchive sample() {
+        File ear = new File(System.getProperty("it.sample.ear"));
+        assertTrue(ear.isFile(), "the sample's EAR (mvn package builds it): " + ear);
+        return ShrinkWrap.createFromZipFile(EnterpriseArchive.class, ear);
+    }
+
+    @ArquillianResource
+    private Deployer deployer;
+
+    @Test
+    void ordersAreProcessedOnceAfterEveryRedeploymentAndNoAdapterThreadOutlivesTheApplication(
+            @ArquillianResource @OperateOnDeployment("probe") URL probe) throws Exception {
+        URI server = probe.toURI().resolve("/");
+        for (int round = 1; round <= REDEPLOYMENTS; round++) {
+            deployer.deploy("sample");
+            try {
+                String before = get(server.resolve("/sample/api/orders/status"));
+                String after = post(server.resolve("/sample/api/orders?count=200&invalid=3&customer=round" + round));
+                long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+                while (figure(after, "processed") < figure(before, "processed") + 197
+                        || figure(after, "deadLettered") < figure(before, "deadLettered") + 3) {
+                    assertTrue(System.nanoTime() < deadline, "round " + round + ": not processed in time: " + after);
+                    LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+                    after = get(server.resolve("/sample/api/orders/status"));
+                }
+                assertEquals(figure(before, "sent") + 200, figure(after, "sent"), "round " + round + ": " + after);
+                assertEquals(figure(before, "processed") + 197, figure(after, "processed"), "round " + round + ": " + after);
+                assertEquals(figure(before, "deadLettered") + 3, figure(after, "deadLettered"), "round " + round + ": " + after);
+                assertEquals(0, figure(after, "duplicates"), "round " + round + ": " + after);
+                assertEquals(0, figure(after, "pending"), "round " + round + ": " + after);
+            } finally {
+                deployer.undeploy("sample");
+            }
+            // a pool thread may still be returning from the adapter's last frame for a moment
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            String adapterThreads;
+            while (!(adapterThreads = get(probe.toURI().resolve("adapter-threads"))).isEmpty()
+                    && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+            }
+            assertEquals("", adapterThreads, "round " + round + ": threads still running the adapter's code 10 s"
+                    + " after the undeployment");
+        }
+    }
+
+    private static long figure(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
+        assertTrue(m.find(), name + " in " + json);
+        return Long.parseLong(m.group(1));
+    }
+
+    private static String get(URI uri) throws Exception {
+        return send(HttpRequest.newBuilder(uri).GET().build());
+    }
+
+    private static String post(URI uri) throws Exception {
+        return send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    private static String send(HttpRequest request) throws Exception {
+        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), request.uri() + ": " + response.body());
+        return response.body();
+    }
+}

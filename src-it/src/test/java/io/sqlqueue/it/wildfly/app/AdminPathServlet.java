@@ -1,0 +1,74 @@
+package io.sqlqueue.it.wildfly.app;
+
+import io.sqlqueue.api.QueueConnection;
+import io.sqlqueue.api.QueueConnectionFactory;
+import jakarta.annotation.Resource;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.transaction.UserTransaction;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * WildFlyAdminPathIT's client side in the server. {@code POST /queue?count=N} sends N messages
+ * ("message-1" ...) in one JTA transaction through the factory admin/wildfly.cli binds at
+ * java:/queue/orders; {@code GET /queue} answers {@code processed=<rows> distinct=<distinct bodies>}
+ * from the table the bean writes.
+ */
+@WebServlet("/queue")
+public class AdminPathServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    @Resource(lookup = "java:/queue/orders")
+    private QueueConnectionFactory queues;
+
+    @Resource(lookup = AdminPathListener.DATA_SOURCE)
+    private DataSource dataSource;
+
+    @Resource
+    private UserTransaction transaction;
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        int count = Integer.parseInt(request.getParameter("count"));
+        try {
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS admin_path_processed (message_id BIGINT NOT NULL,"
+                        + " body VARCHAR(100) NOT NULL)");
+            }
+            transaction.begin();
+            try (QueueConnection queue = queues.getConnection()) {
+                for (int i = 1; i <= count; i++) {
+                    queue.send(AdminPathListener.QUEUE, "message-" + i);
+                }
+            } catch (RuntimeException e) {
+                transaction.rollback();
+                throw e;
+            }
+            transaction.commit();
+        } catch (Exception e) {
+            throw new IOException("sending " + count + " messages failed: " + e, e);
+        }
+        response.setContentType("text/plain");
+        response.getWriter().print("sent=" + count);
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*), COUNT(DISTINCT body) FROM admin_path_processed")) {
+            rs.next();
+            response.setContentType("text/plain");
+            response.getWriter().print("processed=" + rs.getLong(1) + " distinct=" + rs.getLong(2));
+        } catch (SQLException e) {
+            throw new IOException(e);
+        }
+    }
+}
