@@ -3,6 +3,7 @@ package io.sqlqueue.engine;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
  */
 final class SchemaCreation {
 
-    private static final int TRIES = 3;
+    private static final int TRIES = 6;
 
     private SchemaCreation() {
     }
@@ -40,12 +41,23 @@ final class SchemaCreation {
                     if (attempt == TRIES) {
                         throw e;
                     }
-                    // Another server created an object between our check and our CREATE (H2 has no
-                    // lock for this); the next attempt finds it there.
+                    // Another creator made an object between our check and our CREATE (H2 has no
+                    // lock for this: seen when an application and its bean's activation create the
+                    // same queue as it deploys). Let it finish; the next attempt finds the objects.
+                    pause(Duration.ofMillis(25L * attempt));
                 }
             }
         } finally {
             c.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static void pause(Duration d) throws SQLException {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while creating the queue's tables", e);
         }
     }
 
