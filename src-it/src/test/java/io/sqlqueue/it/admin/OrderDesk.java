@@ -2,6 +2,8 @@ package io.sqlqueue.it.admin;
 
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
+import io.sqlqueue.engine.QueueStats;
+import io.sqlqueue.engine.QueueTable;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
@@ -76,7 +78,9 @@ public class OrderDesk {
                 ResultSet r = s.executeQuery("SELECT (SELECT COUNT(*) FROM admin_processed),"
                         + " (SELECT COUNT(DISTINCT id) FROM admin_processed), (SELECT COUNT(*) FROM admin_order)")) {
             r.next();
+            QueueStats queue = QueueTable.open(c, OrderProcessor.QUEUE).stats(c);
             return "processed=" + r.getLong(1) + " distinct=" + r.getLong(2) + " orders=" + r.getLong(3)
+                    + " queued=" + (queue.ready() + queue.delayed() + queue.leased())
                     + " peakConcurrency=" + OrderProcessor.PEAK.get();
         }
     }

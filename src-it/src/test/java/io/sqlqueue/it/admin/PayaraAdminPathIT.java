@@ -2,9 +2,9 @@ package io.sqlqueue.it.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sqlqueue.it.harness.Await;
 import io.sqlqueue.it.harness.PayaraDeploymentLog;
 import java.io.IOException;
 import java.net.URI;
@@ -115,10 +115,9 @@ class PayaraAdminPathIT {
             post("queue/orders-xa", "x", XA_ORDERS);
             post("queue/orders-local", "l", LOCAL_ORDERS);
             lap("placing " + TOTAL + " orders", t3);
+            // with the queue empty no delivery is left to come: the counts are final
             Map<String, Long> status = awaitProcessed(TOTAL, Duration.ofSeconds(120));
             lap("all processed", t3);
-            Thread.sleep(1000); // a duplicate delivery would show by now
-            status = status();
             assertEquals(TOTAL, status.get("processed"), "rows processed (a duplicate delivery adds one): " + status);
             assertEquals(TOTAL, status.get("distinct"), "orders processed: " + status);
             assertEquals(ORDERS, status.get("orders"), "order rows written with their send: " + status);
@@ -142,16 +141,14 @@ class PayaraAdminPathIT {
             asadmin.run("--port", String.valueOf(ADMIN_PORT), "create-system-properties", "sqlqueue.orders.maxConcurrency=2");
             asadmin.run("restart-domain", DOMAIN);
             lap("new value + restart-domain", t5);
-            String last = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!"2".equals(last) && System.nanoTime() < deadline) {
+            Await.until("the bean is activated again with maxConcurrency=2", Duration.ofSeconds(60), () -> {
+                String last = null;
                 Matcher again = activated.pattern().matcher(Files.readString(serverLog));
                 while (again.find()) {
                     last = again.group(1);
                 }
-                Thread.sleep(200);
-            }
-            assertEquals("2", last, "maxConcurrency of the activation after the change");
+                return "2".equals(last);
+            });
             // and delivery works after the restart (a new in-memory database: the counts start again). restart-domain
             // returns before the applications are loaded: wait until the WAR answers
             awaitAnswer(Duration.ofSeconds(60));
@@ -245,37 +242,26 @@ class PayaraAdminPathIT {
         assertEquals(200, r.statusCode(), "placing orders through " + factory + ": " + r.body());
     }
 
+    /** The status once {@code expected} orders are processed and the queue is empty. */
     private Map<String, Long> awaitProcessed(int expected, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Long> status;
-        do {
-            status = status();
-            if (status.get("processed") >= expected) {
-                return status;
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() < deadline);
-        fail("not every order processed within " + timeout + ": " + status);
-        return status;
+        List<Map<String, Long>> last = new ArrayList<>(List.of(Map.of()));
+        Await.until(expected + " orders processed and the queue empty", timeout, () -> {
+            last.set(0, status());
+            return last.get(0).get("processed") >= expected && last.get(0).get("queued") == 0;
+        });
+        return last.get(0);
     }
 
+    /** restart-domain returns before the applications are loaded. */
     private void awaitAnswer(Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "no answer";
-        while (System.nanoTime() < deadline) {
+        Await.until("the application answers", timeout, () -> {
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("status")).timeout(Duration.ofSeconds(10)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-                last = "HTTP " + r.statusCode();
+                return http.send(HttpRequest.newBuilder(uri("status")).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
             } catch (IOException e) {
-                last = e.toString();
+                return false;
             }
-            Thread.sleep(200);
-        }
-        fail("the application did not answer within " + timeout + ": " + last);
+        });
     }
 
     private Map<String, Long> status() throws Exception {

@@ -3,6 +3,7 @@ package io.sqlqueue.it.ear;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sqlqueue.it.harness.Await;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
@@ -10,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -64,14 +64,13 @@ class SampleEarIT {
             deployer.deploy("sample");
             try {
                 String before = get(server.resolve("/sample/api/orders/status"));
-                String after = post(server.resolve("/sample/api/orders?count=200&invalid=3&customer=round" + round));
-                long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-                while (figure(after, "processed") < figure(before, "processed") + 197
-                        || figure(after, "deadLettered") < figure(before, "deadLettered") + 3) {
-                    assertTrue(System.nanoTime() < deadline, "round " + round + ": not processed in time: " + after);
-                    LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-                    after = get(server.resolve("/sample/api/orders/status"));
-                }
+                post(server.resolve("/sample/api/orders?count=200&invalid=3&customer=round" + round));
+                Await.until("round " + round + ": 197 processed and 3 dead-lettered", Duration.ofMinutes(1), () -> {
+                    String now = get(server.resolve("/sample/api/orders/status"));
+                    return figure(now, "processed") >= figure(before, "processed") + 197
+                            && figure(now, "deadLettered") >= figure(before, "deadLettered") + 3;
+                });
+                String after = get(server.resolve("/sample/api/orders/status"));
                 assertEquals(figure(before, "sent") + 200, figure(after, "sent"), "round " + round + ": " + after);
                 assertEquals(figure(before, "processed") + 197, figure(after, "processed"), "round " + round + ": " + after);
                 assertEquals(figure(before, "deadLettered") + 3, figure(after, "deadLettered"), "round " + round + ": " + after);
@@ -81,14 +80,8 @@ class SampleEarIT {
                 deployer.undeploy("sample");
             }
             // a pool thread may still be returning from the adapter's last frame for a moment
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            String adapterThreads;
-            while (!(adapterThreads = get(probe.toURI().resolve("adapter-threads"))).isEmpty()
-                    && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-            }
-            assertEquals("", adapterThreads, "round " + round + ": threads still running the adapter's code 10 s"
-                    + " after the undeployment");
+            Await.until("round " + round + ": no thread runs the adapter's code 10 s after the undeployment",
+                    Duration.ofSeconds(10), () -> get(probe.toURI().resolve("adapter-threads")).isEmpty());
         }
     }
 

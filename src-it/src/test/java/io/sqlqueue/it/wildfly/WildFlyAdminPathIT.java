@@ -2,9 +2,9 @@ package io.sqlqueue.it.wildfly;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sqlqueue.it.harness.Await;
 import io.sqlqueue.it.wildfly.app.AdminPathListener;
 import io.sqlqueue.it.wildfly.app.AdminPathServlet;
 import java.io.File;
@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -121,14 +122,13 @@ class WildFlyAdminPathIT {
                     .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(1)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, sent.statusCode(), "sending failed: " + sent.body());
-            String expected = "processed=" + MESSAGES + " distinct=" + MESSAGES;
-            String[] status = {""};
-            await(MESSAGES + " messages are processed", PROCESSING, server, console, () -> {
-                status[0] = get(client, endpoint);
-                return status[0].equals(expected) || processed(status[0]) > MESSAGES;
+            // with the queue empty no delivery is left to come: the counts are final
+            String expected = "processed=" + MESSAGES + " distinct=" + MESSAGES + " queued=0";
+            await(MESSAGES + " messages are processed and the queue is empty", PROCESSING, server, console, () -> {
+                String status = get(client, endpoint);
+                return status.endsWith(" queued=0") && processed(status) >= MESSAGES;
             });
             long processed = System.nanoTime();
-            Thread.sleep(1000); // a duplicate delivery would show up as a further row
             assertEquals(expected, get(client, endpoint), "every message processed exactly once");
 
             // the override of admin/wildfly.cli reached the activation (the adapter's INFO line)
@@ -234,21 +234,13 @@ class WildFlyAdminPathIT {
         return Files.exists(file) && Files.readString(file, StandardCharsets.ISO_8859_1).contains(text);
     }
 
-    @FunctionalInterface
-    private interface Condition {
-        boolean holds() throws IOException;
-    }
-
-    private static void await(String what, Duration patience, Process server, Path console, Condition condition)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (!condition.holds()) {
+    /** Waits until {@code condition} holds, failing at once if WildFly stops meanwhile. */
+    private static void await(String what, Duration patience, Process server, Path console, Callable<Boolean> condition)
+            throws Exception {
+        Await.until(what, patience, () -> {
             assertTrue(server.isAlive(), "WildFly stopped; see " + console);
-            if (System.nanoTime() > deadline) {
-                fail("timed out after " + patience + " waiting until " + what);
-            }
-            Thread.sleep(250);
-        }
+            return condition.call();
+        });
     }
 
     private static long ms(long nanos) {

@@ -2,6 +2,8 @@ package io.sqlqueue.it.wildfly.app;
 
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
+import io.sqlqueue.engine.QueueStats;
+import io.sqlqueue.engine.QueueTable;
 import jakarta.annotation.Resource;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -18,8 +20,8 @@ import javax.sql.DataSource;
 /**
  * WildFlyAdminPathIT's client side in the server. {@code POST /queue?count=N} sends N messages
  * ("message-1" ...) in one JTA transaction through the factory admin/wildfly.cli binds at
- * java:/queue/orders; {@code GET /queue} answers {@code processed=<rows> distinct=<distinct bodies>}
- * from the table the bean writes.
+ * java:/queue/orders; {@code GET /queue} answers {@code processed=<rows> distinct=<distinct bodies>
+ * queued=<messages left>} from the table the bean writes and the queue.
  */
 @WebServlet("/queue")
 public class AdminPathServlet extends HttpServlet {
@@ -65,8 +67,10 @@ public class AdminPathServlet extends HttpServlet {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT COUNT(*), COUNT(DISTINCT body) FROM admin_path_processed")) {
             rs.next();
+            QueueStats queue = QueueTable.open(c, AdminPathListener.QUEUE).stats(c);
             response.setContentType("text/plain");
-            response.getWriter().print("processed=" + rs.getLong(1) + " distinct=" + rs.getLong(2));
+            response.getWriter().print("processed=" + rs.getLong(1) + " distinct=" + rs.getLong(2)
+                    + " queued=" + (queue.ready() + queue.delayed() + queue.leased()));
         } catch (SQLException e) {
             throw new IOException(e);
         }
