@@ -90,6 +90,15 @@ final class Delivery implements Work {
         TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
         try {
             boolean inTransaction = registry != null && registry.getTransactionKey() != null;
+            if (registry != null && !inTransaction) {
+                // The container began no transaction for a transacted bean (Payara while it was
+                // undeploying one): a claim would commit at once, and a failing delivery would
+                // lose its message. Claim nothing and look again later.
+                QueueActivation.LOG.fine(() -> "no transaction for a delivery from " + activation.spec.getQueue()
+                        + ": nothing claimed");
+                activation.backOff(activation.spec.getPollInterval());
+                return 0;
+            }
             if (inTransaction) {
                 registry.registerInterposedSynchronization(outcome);
             }

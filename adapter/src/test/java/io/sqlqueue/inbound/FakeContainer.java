@@ -20,12 +20,15 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Timer;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
@@ -50,11 +53,18 @@ final class FakeContainer implements BootstrapContext {
     /** The next this many createEndpoint calls fail as when the container has no bean instance free. */
     final AtomicInteger unavailableEndpoints = new AtomicInteger();
     final AtomicInteger rollbacks = new AtomicInteger();
+    /**
+     * The next this many transacted deliveries get no transaction from beforeDelivery, as from a
+     * container that is tearing the bean down (seen on Payara during undeployment).
+     */
+    final AtomicInteger deliveriesWithoutTransaction = new AtomicInteger();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final ThreadLocal<Tx> current = new ThreadLocal<>();
 
     private static final class Tx {
         final List<Synchronization> synchronizations = new ArrayList<>();
+        /** The connection of {@link #enlisting} in this transaction, committed or rolled back with it. */
+        Connection connection;
         XAResource resource;
         Xid xid;
         boolean rollbackOnly;
@@ -100,13 +110,13 @@ final class FakeContainer implements BootstrapContext {
                 new Class<?>[] {MessageEndpoint.class, listener}, (proxy, method, args) -> {
                     switch (method.getName()) {
                         case "beforeDelivery" -> {
-                            if (transacted) {
+                            if (transacted && deliveriesWithoutTransaction.getAndUpdate(n -> Math.max(0, n - 1)) == 0) {
                                 begin(resource);
                             }
                             return null;
                         }
                         case "afterDelivery" -> {
-                            if (transacted) {
+                            if (transacted && current.get() != null) {
                                 complete();
                             }
                             return null;
@@ -169,11 +179,60 @@ final class FakeContainer implements BootstrapContext {
                 tx.resource.rollback(tx.xid);
             }
         }
+        if (tx.connection != null) {
+            try (Connection c = tx.connection) {
+                if (commit) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         if (!commit) {
             rollbacks.incrementAndGet();
         }
         for (Synchronization s : tx.synchronizations) {
             s.afterCompletion(commit ? Status.STATUS_COMMITTED : Status.STATUS_ROLLEDBACK);
+        }
+    }
+
+    /** Whether the current thread is in a transaction of this container. */
+    boolean inTransaction() {
+        return current.get() != null;
+    }
+
+    /**
+     * A server JDBC resource over {@code plain}: inside a transaction one connection, enlisted
+     * (no auto-commit, committed or rolled back with the transaction, closing it is a no-op);
+     * outside one, a plain connection in auto-commit mode.
+     */
+    DataSource enlisting(DataSource plain) {
+        return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    if (!method.getName().equals("getConnection")) {
+                        return invoke(method, plain, args);
+                    }
+                    Tx tx = current.get();
+                    if (tx == null) {
+                        return plain.getConnection();
+                    }
+                    if (tx.connection == null) {
+                        tx.connection = plain.getConnection();
+                        tx.connection.setAutoCommit(false);
+                    }
+                    Connection enlisted = tx.connection;
+                    return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                            (p, m, a) -> m.getName().equals("close") ? null : invoke(m, enlisted, a));
+                });
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 

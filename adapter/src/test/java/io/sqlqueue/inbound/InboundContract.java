@@ -179,6 +179,37 @@ abstract class InboundContract {
         assertExactlyOnce(ids);
     }
 
+    /**
+     * Through a server JDBC resource (dataSourceJndiName), a container that begins no transaction
+     * for a delivery (seen on Payara while it undeployed the bean, which then failed) must not get
+     * a claim: on a connection outside a transaction it would commit at once, and the message
+     * would be gone with the failed delivery.
+     */
+    @Test
+    void aTransactedDeliveryThatGetsNoTransactionClaimsNothing() throws Exception {
+        String[] db = database();
+        String jndiName = "java:global/jdbc/test-" + queue;
+        TestNaming.install();
+        TestNaming.bind(jndiName, container.enlisting(DriverDataSources.plain(db[0], db[1], db[2])));
+        try {
+            List<Long> ids = send(50);
+            container.deliveriesWithoutTransaction.set(5);
+            QueueActivationSpec spec = spec();
+            spec.setDataSourceJndiName(jndiName);
+            FakeContainer.Bean recording = recording();
+            activate(spec, messages -> {
+                if (!container.inTransaction()) {
+                    throw new IllegalStateException("the container is being torn down");
+                }
+                recording.onMessages(messages);
+            }, false, true);
+            assertExactlyOnce(ids);
+            assertEquals(0, container.deliveriesWithoutTransaction.get(), "the deliveries without a transaction came");
+        } finally {
+            TestNaming.unbind(jndiName);
+        }
+    }
+
     @Test
     void aBeanThatThrowsGetsTheMessageAgainAndItIsProcessedOnce() throws Exception {
         List<Long> ids = send(300);
