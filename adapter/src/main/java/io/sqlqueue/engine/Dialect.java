@@ -17,8 +17,12 @@ import java.util.Locale;
  */
 public abstract class Dialect {
 
-    /** Message columns in the order every claim, lease and insert returns them. */
-    static final String[] MESSAGE_COLUMNS = {"id", "priority", "headers", "body", "enqueued_at", "attempts"};
+    /**
+     * Message columns in the order every claim and lease returns them: what a delivery needs, and
+     * what moving an undeliverable row to the dead-letter table needs besides.
+     */
+    static final String[] MESSAGE_COLUMNS =
+            {"id", "priority", "headers", "body", "enqueued_at", "attempts", "visible_at", "dedup_key"};
 
     /** The columns a dead-letter row is written with, in order. */
     static final String DEAD_LETTER_COLUMNS =
@@ -100,6 +104,26 @@ public abstract class Dialect {
     /** Whether this exception is a unique-key violation (a duplicate dedup key): SQLSTATE 23505 by default. */
     boolean isUniqueViolation(SQLException e) {
         return "23505".equals(e.getSQLState());
+    }
+
+    /**
+     * Whether this exception says the statement lost a lock conflict (chosen as a deadlock victim,
+     * or a lock wait timed out): its transaction is rolled back or must be, and nothing of it
+     * stays; trying again later is safe. SQLSTATE 40001 and 40P01 by default.
+     */
+    public boolean isLockConflict(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException s && isLockConflictCode(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One exception of a {@link #isLockConflict} chain, by its own code. */
+    boolean isLockConflictCode(SQLException e) {
+        String state = e.getSQLState();
+        return "40001".equals(state) || "40P01".equals(state);
     }
 
     /** All the statements of one queue. */

@@ -37,6 +37,12 @@ final class H2Dialect extends Dialect {
         return "DATEADD(MILLISECOND, :" + p + ", CURRENT_TIMESTAMP)";
     }
 
+    /** H2 reports a deadlock as 40001 and a lock wait that timed out as HYT00 (error 50200). */
+    @Override
+    boolean isLockConflictCode(SQLException e) {
+        return "HYT00".equals(e.getSQLState()) || super.isLockConflictCode(e);
+    }
+
     @Override
     List<String> createStatements(TableName queue, TableName deadLetters) {
         String q = qualified(queue);

@@ -1,5 +1,6 @@
 package io.sqlqueue.engine;
 
+import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -23,6 +24,12 @@ final class PostgresDialect extends Dialect {
     @Override
     String nowPlus(String p) {
         return "statement_timestamp() + :" + p + " * INTERVAL '1 millisecond'";
+    }
+
+    /** 55P03: lock_not_available (a lock_timeout ran out), besides deadlock and serialization failures. */
+    @Override
+    boolean isLockConflictCode(SQLException e) {
+        return "55P03".equals(e.getSQLState()) || super.isLockConflictCode(e);
     }
 
     @Override

@@ -327,14 +327,15 @@ public final class QueueTable {
         try (statement; ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
                 rows.add(new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4),
-                        dialect.readInstant(rs, 5), rs.getInt(6)));
+                        dialect.readInstant(rs, 5), rs.getInt(6), dialect.readInstant(rs, 7), rs.getString(8)));
             }
         }
         rows.sort(Comparator.comparingInt(Row::priority).reversed().thenComparingLong(Row::id));
         return rows;
     }
 
-    private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts) {
+    private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
+            Instant visibleAt, String dedupKey) {
         QueueMessage message(TableName queue, int attempt) {
             return new QueueMessage(id, queue.toString(), body, HeadersJson.read(headers), enqueuedAt, attempt);
         }

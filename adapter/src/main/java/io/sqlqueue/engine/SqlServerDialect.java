@@ -62,6 +62,12 @@ final class SqlServerDialect extends Dialect {
         return e.getErrorCode() == 2601 || e.getErrorCode() == 2627;
     }
 
+    /** 1205: chosen as deadlock victim; 1222: lock request time-out (SET LOCK_TIMEOUT). */
+    @Override
+    boolean isLockConflictCode(SQLException e) {
+        return e.getErrorCode() == 1205 || e.getErrorCode() == 1222 || super.isLockConflictCode(e);
+    }
+
     @Override
     List<String> createStatements(TableName queue, TableName deadLetters) {
         String q = qualified(queue);
