@@ -143,12 +143,18 @@ public abstract class Dialect {
                 new SqlTemplate(claim(q)),
                 new SqlTemplate(lease(q)),
                 new SqlTemplate("DELETE FROM " + q + " WHERE id = :id AND lease_token = :token"),
+                // The fence "attempts < :newAttempts" counts each failed attempt once, however many
+                // deliveries report it, and never lowers a count (a row written with attempts -5 gets 1).
                 new SqlTemplate("UPDATE " + q + " SET attempts = :newAttempts, last_error = :error, visible_at = "
-                        + nowPlus("delay") + ", lease_token = NULL WHERE id = :id AND attempts = :attempts"),
+                        + nowPlus("delay") + ", lease_token = NULL WHERE id = :id AND attempts < :newAttempts"),
                 new SqlTemplate("UPDATE " + q + " SET last_error = :error, visible_at = " + nowPlus("delay")
                         + ", lease_token = NULL WHERE id = :id AND lease_token = :token"),
-                new SqlTemplate(deadLetter(q, dlq, "CAST(:newAttempts AS INTEGER)", "attempts = :attempts")),
+                new SqlTemplate(deadLetter(q, dlq, "CAST(:newAttempts AS INTEGER)", "attempts < :newAttempts")),
                 new SqlTemplate(deadLetter(q, dlq, "attempts", "lease_token = :token")),
+                new SqlTemplate("INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") VALUES (:id, :priority,"
+                        + " :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + now() + ")"),
+                new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + now()
+                        + ", lease_token = NULL WHERE id = :id AND lease_token = :token"),
                 new SqlTemplate(peek(q)),
                 new SqlTemplate(stats(q)),
                 new SqlTemplate("SELECT COUNT(*) FROM " + dlq + readUncommitted()),
@@ -170,6 +176,15 @@ public abstract class Dialect {
 
     /** CREATE TABLE and CREATE INDEX for the queue and its dead-letter table. */
     abstract List<String> createStatements(TableName queue, TableName deadLetters);
+
+    /**
+     * Statements that bring an existing queue table made by an older release up to date, found by
+     * looking at the catalog now; none by default (a dialect whose CREATE statements already do it,
+     * or that has nothing to change).
+     */
+    List<String> upgradeStatements(Connection c, TableName queue) throws SQLException {
+        return List.of();
+    }
 
     /** A statement taking a transaction-scoped lock on :resource (or :key, a hash of it); null if none. */
     abstract SqlTemplate createLock();
@@ -344,6 +359,15 @@ public abstract class Dialect {
     /** A table hint that keeps monitoring reads from blocking on in-flight claims, where needed. */
     String readUncommitted() {
         return "";
+    }
+
+    /**
+     * The attempt count a lease writes: one more, but never below 1 (a row written by hand with a
+     * negative count) and never past the largest INTEGER (which would fail the whole lease).
+     */
+    static String nextAttempts(String column) {
+        return "CASE WHEN " + column + " < 0 THEN 1 WHEN " + column + " >= 2147483647 THEN " + column
+                + " ELSE " + column + " + 1 END";
     }
 
     /** The column list of an insert, shared by all dialects. */

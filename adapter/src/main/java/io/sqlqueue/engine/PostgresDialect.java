@@ -40,14 +40,15 @@ final class PostgresDialect extends Dialect {
                 "CREATE TABLE IF NOT EXISTS " + q + " ("
                         + "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "
                         + "priority SMALLINT NOT NULL DEFAULT 0, "
-                        + "visible_at TIMESTAMPTZ NOT NULL, "
-                        + "enqueued_at TIMESTAMPTZ NOT NULL, "
+                        + "visible_at TIMESTAMPTZ NOT NULL DEFAULT statement_timestamp(), "
+                        + "enqueued_at TIMESTAMPTZ NOT NULL DEFAULT statement_timestamp(), "
                         + "attempts INTEGER NOT NULL DEFAULT 0, "
                         + "dedup_key VARCHAR(200), "
                         + "headers TEXT, "
                         + "body BYTEA NOT NULL, "
                         + "last_error VARCHAR(2000), "
                         + "lease_token BIGINT)",
+                clockDefaults(q),
                 "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q
                         + " (priority DESC, id) INCLUDE (visible_at)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q
@@ -67,6 +68,23 @@ final class PostgresDialect extends Dialect {
                         + " (failed_at, id)",
                 "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_dedup") + " ON " + dlq
                         + " (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL");
+    }
+
+    /**
+     * Gives a queue table made before the defaults existed its database-clock defaults, so that
+     * {@code INSERT INTO q (body) VALUES (…)} works. Only where one is missing: SET DEFAULT changes
+     * the catalog alone (no rewrite), but it takes a brief exclusive lock, which a table already in
+     * shape never asks for. The name is a validated identifier, safe inside the literal.
+     */
+    private static String clockDefaults(String q) {
+        StringBuilder sql = new StringBuilder("DO $$ BEGIN");
+        for (String column : new String[] {"visible_at", "enqueued_at"}) {
+            sql.append(" IF NOT EXISTS (SELECT 1 FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid")
+                    .append(" AND a.attnum = d.adnum WHERE d.adrelid = '").append(q).append("'::regclass")
+                    .append(" AND a.attname = '").append(column).append("') THEN ALTER TABLE ").append(q)
+                    .append(" ALTER COLUMN ").append(column).append(" SET DEFAULT statement_timestamp(); END IF;");
+        }
+        return sql.append(" END $$").toString();
     }
 
     @Override
@@ -106,7 +124,7 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String lease(String q) {
-        return "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", attempts = attempts + 1,"
+        return "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", attempts = " + nextAttempts("attempts") + ","
                 + " lease_token = :token WHERE " + next(q) + " RETURNING " + messageColumns("");
     }
 

@@ -6,8 +6,7 @@ import java.util.List;
  * Every statement the engine runs against one queue and its dead-letter table, written once by
  * a {@link Dialect} when the queue is opened. Parameters are named; see each field.
  *
- * <p>Claims, leases and inserts return the message columns in this order:
- * {@code id, priority, headers, body, enqueued_at, attempts}.
+ * <p>Claims and leases return the message columns in the order of {@link Dialect#MESSAGE_COLUMNS}.
  */
 record QueueSql(
         /* The queue table's quoted, qualified name. */
@@ -34,14 +33,18 @@ record QueueSql(
         SqlTemplate lease,
         /* :id :token → update count */
         SqlTemplate ack,
-        /* :id :attempts (as claimed) :newAttempts :delay :error → update count */
+        /* :id :newAttempts :delay :error → update count (none when the count is already there) */
         SqlTemplate retryClaimed,
         /* :id :token :delay :error → update count */
         SqlTemplate retryLeased,
-        /* :id :attempts (as claimed) :newAttempts :error → moved count */
+        /* :id :newAttempts :error → moved count */
         SqlTemplate deadLetterClaimed,
         /* :id :token :error → moved count */
         SqlTemplate deadLetterLeased,
+        /* every dead-letter column but failed_at, from values: a claimed row that cannot be delivered */
+        SqlTemplate deadLetterRow,
+        /* :id :token → update count: a lease given back uncounted, visible at once */
+        SqlTemplate releaseLeased,
         /* → a row when some message is ready */
         SqlTemplate peek,
         /* → ready, delayed, leased, oldest ready age in ms (null when none) */

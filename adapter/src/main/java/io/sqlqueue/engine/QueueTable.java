@@ -10,10 +10,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
 
 /**
  * One queue: a table of messages and its dead-letter table, and every operation on them.
@@ -33,6 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * one thread at a time.
  */
 public final class QueueTable {
+
+    private static final Logger LOG = Logger.getLogger(QueueTable.class.getName());
 
     /** The most messages one claim or lease takes (small claims never escalate to table locks). */
     public static final int MAX_CLAIM = 1000;
@@ -98,12 +103,18 @@ public final class QueueTable {
     }
 
     /**
-     * Creates the queue and dead-letter tables and their indexes where missing, and commits. Safe
+     * Creates the queue and dead-letter tables and their indexes where missing, brings a table made
+     * by an older release up to date (database-clock defaults), and commits. Safe
      * when several servers start at once (a database lock makes them take turns). Call it on a
      * connection that is not part of another transaction.
      */
     public void createIfMissing(Connection c) throws SQLException {
         SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, sql.create());
+        List<String> upgrades = dialect.upgradeStatements(c, name);
+        if (!upgrades.isEmpty()) {
+            SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, upgrades);
+            LOG.info(() -> "brought queue table " + name + " up to date: " + upgrades);
+        }
     }
 
     /**
@@ -185,15 +196,42 @@ public final class QueueTable {
     /**
      * Takes up to {@code max} ready messages, highest priority first and FIFO within a priority,
      * by deleting them in the caller's transaction: commit consumes them, rollback returns them
-     * untouched. Rows other transactions hold are skipped, never waited for.
+     * untouched. Rows other transactions hold are skipped, never waited for. Rows that cannot be
+     * delivered are moved to the dead-letter table in the same transaction and logged, not returned
+     * (see {@link #claim(Connection, int, Consumer)}).
      */
     public List<QueueMessage> claim(Connection c, int max) throws SQLException {
+        return claim(c, max, LOGGED);
+    }
+
+    /**
+     * As {@link #claim(Connection, int)}, reporting each row that cannot be delivered (malformed
+     * headers, an unreadable timestamp) to {@code undeliverable} after moving it to the
+     * dead-letter table in the caller's transaction: a rollback returns it to the queue with the
+     * others. The list returned may therefore be shorter than the rows claimed, even empty.
+     */
+    public List<QueueMessage> claim(Connection c, int max, Consumer<UndeliverableMessage> undeliverable)
+            throws SQLException {
         checkClaimSize(max);
         List<Row> rows = dialect.withClaimIsolation(c,
                 () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim(), max), max)));
         List<QueueMessage> messages = new ArrayList<>(rows.size());
         for (Row r : rows) {
-            messages.add(r.message(name, r.attempts + 1));
+            int attempt = r.attempts < 0 ? 1 : r.attempts == Integer.MAX_VALUE ? r.attempts : r.attempts + 1;
+            Decoded d = r.decode(name, attempt);
+            if (d.message != null) {
+                messages.add(d.message);
+            } else {
+                try (SqlTemplate.Bound b = sql.deadLetterRow().prepare(c)) {
+                    b.setLong("id", r.id).setInt("priority", r.priority)
+                            .setObject("visibleAt", dialect.timestampParameter(orNow(r.visibleAt)))
+                            .setObject("enqueuedAt", dialect.timestampParameter(orNow(r.enqueuedAt)))
+                            .setInt("attempts", r.attempts).setString("dedupKey", r.dedupKey)
+                            .setString("headers", r.headers).setBytes("body", r.body)
+                            .setString("error", Dialect.truncateError(d.reason)).executeUpdate();
+                }
+                undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, d.reason));
+            }
         }
         return messages;
     }
@@ -203,9 +241,18 @@ public final class QueueTable {
      * {@code leaseTime}, with their attempt count raised. Acknowledge each with {@link #ack} or
      * give it back with {@link #nack}; one that is neither becomes visible again when the lease
      * runs out. A message whose lease has run out on its last allowed attempt is moved to the
-     * dead-letter table here instead of being returned.
+     * dead-letter table here instead of being returned, and so is a row that cannot be delivered.
      */
     public List<LeasedMessage> lease(Connection c, int max, Duration leaseTime) throws SQLException {
+        return lease(c, max, leaseTime, LOGGED);
+    }
+
+    /**
+     * As {@link #lease(Connection, int, Duration)}, reporting each row that cannot be delivered to
+     * {@code undeliverable} after moving it to the dead-letter table.
+     */
+    public List<LeasedMessage> lease(Connection c, int max, Duration leaseTime,
+            Consumer<UndeliverableMessage> undeliverable) throws SQLException {
         checkClaimSize(max);
         if (leaseTime == null || leaseTime.toMillis() < 1 || leaseTime.compareTo(MAX_LEASE) > 0) {
             throw new IllegalArgumentException("lease time must be between 1 ms and " + MAX_LEASE + ", was " + leaseTime);
@@ -215,12 +262,18 @@ public final class QueueTable {
                 .setMillis("lease", leaseTime.toMillis()).setLong("token", token)));
         List<LeasedMessage> leased = new ArrayList<>(rows.size());
         for (Row r : rows) {
-            LeasedMessage m = new LeasedMessage(r.message(name, r.attempts), token);
-            if (r.attempts > retryPolicy.maxAttempts()) {
-                moveToDeadLetters(c, sql.deadLetterLeased(), m.message().id(), "lease expired: delivered "
-                        + retryPolicy.maxAttempts() + " times without an acknowledgement", b -> b.setLong("token", token));
+            Decoded d = r.decode(name, Math.max(1, r.attempts));
+            if (d.message == null) {
+                if (moveToDeadLetters(c, sql.deadLetterLeased(), r.id, d.reason,
+                        b -> b.setLong("token", token)) == FailureOutcome.DEAD_LETTERED) {
+                    undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), d.attempt, d.reason));
+                }
+            } else if (r.attempts > retryPolicy.maxAttempts()) {
+                moveToDeadLetters(c, sql.deadLetterLeased(), r.id, "never acknowledged: delivered "
+                        + retryPolicy.maxAttempts() + " times, each time its lease ran out (the consumer's server"
+                        + " stopped, or the delivery outlived leaseTime)", b -> b.setLong("token", token));
             } else {
-                leased.add(m);
+                leased.add(new LeasedMessage(d.message, token));
             }
         }
         return leased;
@@ -257,20 +310,30 @@ public final class QueueTable {
     }
 
     /**
+     * Gives a leased message back as if it had not been leased: visible at once, its attempt count
+     * as before the lease. For a delivery that never reached the consumer (no transaction to run
+     * it in, the consumer going away). {@code false} when the lease is no longer this one's.
+     */
+    public boolean release(Connection c, LeasedMessage m) throws SQLException {
+        try (SqlTemplate.Bound b = sql.releaseLeased().prepare(c)) {
+            return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
+        }
+    }
+
+    /**
      * Records that the delivery of a message taken by {@link #claim} failed and its transaction
      * rolled back: run it in a new transaction after the rollback. Raises the attempt count,
      * stores {@code error} and hides the message for the retry back-off, or moves it to the
      * dead-letter table if this was its last attempt. {@link FailureOutcome#STALE} when the message
-     * is gone or another failure was recorded for it meanwhile.
+     * is gone or this attempt was already recorded.
      */
     public FailureOutcome recordFailure(Connection c, QueueMessage claimed, String error) throws SQLException {
         int failed = claimed.attempt();
         if (retryPolicy.isExhausted(failed)) {
-            return moveToDeadLetters(c, sql.deadLetterClaimed(), claimed.id(), error,
-                    b -> b.setInt("attempts", failed - 1).setInt("newAttempts", failed));
+            return moveToDeadLetters(c, sql.deadLetterClaimed(), claimed.id(), error, b -> b.setInt("newAttempts", failed));
         }
         try (SqlTemplate.Bound b = sql.retryClaimed().prepare(c)) {
-            b.setLong("id", claimed.id()).setInt("attempts", failed - 1).setInt("newAttempts", failed)
+            b.setLong("id", claimed.id()).setInt("newAttempts", failed)
                     .setMillis("delay", retryPolicy.backoffAfter(failed).toMillis())
                     .setString("error", Dialect.truncateError(error));
             return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
@@ -326,20 +389,61 @@ public final class QueueTable {
         List<Row> rows = new ArrayList<>();
         try (statement; ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
-                rows.add(new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4),
-                        dialect.readInstant(rs, 5), rs.getInt(6), dialect.readInstant(rs, 7), rs.getString(8)));
+                Row r = new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4), readInstant(rs, 5),
+                        rs.getInt(6), readInstant(rs, 7), rs.getString(8));
+                rows.add(r);
             }
         }
         rows.sort(Comparator.comparingInt(Row::priority).reversed().thenComparingLong(Row::id));
         return rows;
     }
 
-    private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
-            Instant visibleAt, String dedupKey) {
-        QueueMessage message(TableName queue, int attempt) {
-            return new QueueMessage(id, queue.toString(), body, HeadersJson.read(headers), enqueuedAt, attempt);
+    /**
+     * A timestamp column's instant, or null when it holds a value Java cannot represent (such a
+     * row is undeliverable: it must not fail the claim of the rows around it).
+     */
+    private Instant readInstant(ResultSet rs, int column) throws SQLException {
+        try {
+            return dialect.readInstant(rs, column);
+        } catch (SQLException | RuntimeException e) {
+            if (rs.getStatement().getConnection().isClosed()) {
+                throw e;
+            }
+            return null;
         }
     }
+
+    private static Instant orNow(Instant instant) {
+        return instant == null ? Instant.now() : instant;
+    }
+
+    /** A row as the database returned it; turned into a message by {@link #decode}. */
+    private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
+            Instant visibleAt, String dedupKey) {
+
+        /** The message, or why there can be none. Only headers and enqueued_at can be malformed. */
+        Decoded decode(TableName queue, int attempt) {
+            if (enqueuedAt == null) {
+                return new Decoded(null, attempt, "undeliverable: the enqueued_at column holds a time outside"
+                        + " what Java can represent (recorded here as the time it was found)");
+            }
+            Map<String, String> parsed;
+            try {
+                parsed = HeadersJson.read(headers);
+            } catch (IllegalArgumentException e) {
+                return new Decoded(null, attempt, "undeliverable: the " + e.getMessage());
+            }
+            return new Decoded(new QueueMessage(id, queue.toString(), body, parsed, enqueuedAt, attempt), attempt, null);
+        }
+    }
+
+    /** A decoded row: the message, or the reason it cannot be delivered. */
+    private record Decoded(QueueMessage message, int attempt, String reason) {
+    }
+
+    /** Logs each undeliverable row: for callers of the engine that do not count them themselves. */
+    private static final Consumer<UndeliverableMessage> LOGGED = m -> LOG.warning(() -> "message " + m.id()
+            + " cannot be delivered and was moved to the dead-letter table: " + m.reason());
 
     @FunctionalInterface
     private interface Fence {
