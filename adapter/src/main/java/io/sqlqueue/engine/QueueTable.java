@@ -248,8 +248,8 @@ public final class QueueTable {
     }
 
     /**
-     * As {@link #lease(Connection, int, Duration)}, reporting each row that cannot be delivered to
-     * {@code undeliverable} after moving it to the dead-letter table.
+     * As {@link #lease(Connection, int, Duration)}, reporting each row it moved to the dead-letter
+     * table instead of returning it (undeliverable, or out of attempts) to {@code undeliverable}.
      */
     public List<LeasedMessage> lease(Connection c, int max, Duration leaseTime,
             Consumer<UndeliverableMessage> undeliverable) throws SQLException {
@@ -269,9 +269,12 @@ public final class QueueTable {
                     undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), d.attempt, d.reason));
                 }
             } else if (r.attempts > retryPolicy.maxAttempts()) {
-                moveToDeadLetters(c, sql.deadLetterLeased(), r.id, "never acknowledged: delivered "
-                        + retryPolicy.maxAttempts() + " times, each time its lease ran out (the consumer's server"
-                        + " stopped, or the delivery outlived leaseTime)", b -> b.setLong("token", token));
+                String reason = "never completed: delivered " + retryPolicy.maxAttempts() + " times, and each time"
+                        + " its lease ran out (the consumer's server stopped, or the delivery outlived its lease)";
+                if (moveToDeadLetters(c, sql.deadLetterLeased(), r.id, reason,
+                        b -> b.setLong("token", token)) == FailureOutcome.DEAD_LETTERED) {
+                    undeliverable.accept(new UndeliverableMessage(r.id, r.enqueuedAt, r.attempts, reason));
+                }
             } else {
                 leased.add(new LeasedMessage(d.message, token));
             }

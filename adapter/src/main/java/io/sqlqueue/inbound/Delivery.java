@@ -3,26 +3,19 @@ package io.sqlqueue.inbound;
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
-import io.sqlqueue.engine.CompletionJournal;
-import io.sqlqueue.engine.FailureOutcome;
-import io.sqlqueue.engine.JournalEntry;
 import io.sqlqueue.engine.LeasedMessage;
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.UndeliverableMessage;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.work.Work;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
-import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 
 /**
@@ -30,16 +23,13 @@ import java.util.logging.Level;
  * {@code beforeDelivery}/{@code afterDelivery} pair each, all on this thread) until the queue is
  * empty or the activation stops.
  *
- * <p>Transacted: the claim runs after {@code beforeDelivery}, inside the bean's transaction, so
- * the container's commit consumes the message and its rollback returns it. The outcome is read
- * from a transaction synchronization, never guessed from exceptions; after a rollback the failure
- * is recorded in a short transaction of its own. Not transacted: the message is leased first, then
- * acknowledged when {@code onMessage} returns or given back when it throws.
+ * <p>Every delivery starts the same way: a short committed lease hides the next messages from
+ * other consumers and counts the attempt, so a delivery that never finishes (the server killed in
+ * {@code onMessage}) has still been counted, and the message comes back when the lease runs out.
+ * A transacted bean then gets them in a {@link TransactedDelivery}; a bean without a transaction
+ * gets them directly and each is acknowledged when {@code onMessage} returns.
  */
 final class Delivery implements Work {
-
-    /** pid@host, as the JVM names itself. */
-    private static final String PROCESS = ManagementFactory.getRuntimeMXBean().getName();
 
     private final QueueActivation activation;
     /** Set by {@link #release()}: this delivery ends after its current message. */
@@ -61,9 +51,11 @@ final class Delivery implements Work {
             }
             try {
                 while (!released && !activation.stopping() && !activation.paused()) {
-                    int delivered = activation.transacted ? deliverTransacted(endpoint, channel)
-                            : deliverLeased(endpoint, channel);
-                    if (delivered == 0) {
+                    List<LeasedMessage> leased = lease(channel);
+                    if (leased == null) {
+                        break; // nothing ready
+                    }
+                    if (!leased.isEmpty() && !deliver(endpoint, channel, leased)) {
                         break;
                     }
                 }
@@ -79,119 +71,47 @@ final class Delivery implements Work {
         }
     }
 
-    private int deliverTransacted(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
-            throws ResourceException, SQLException, NoSuchMethodException {
-        Outcome outcome = new Outcome();
-        List<QueueMessage> claimed = List.of();
-        Throwable failure = null;
-        boolean givenBack = false;
-        Instant claimedAt = null;
-        endpoint.beforeDelivery(activation.method);
-        TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
+    /**
+     * Leases the next messages in a transaction of their own, counting this attempt; null when
+     * none was ready. Rows the lease moved to the dead-letter table instead (undeliverable, or out
+     * of attempts) are reported here; the list can be empty because of them.
+     */
+    private List<LeasedMessage> lease(DeliveryConnections.Channel channel) throws SQLException {
+        Connection c = channel.claimConnection(); // no transaction is open yet: the lease commits at once
         try {
-            boolean inTransaction = registry != null && registry.getTransactionKey() != null;
-            if (registry != null && !inTransaction) {
-                // The container began no transaction for a transacted bean (Payara while it was
-                // undeploying one): a claim would commit at once, and a failing delivery would
-                // lose its message. Claim nothing and look again later.
-                QueueActivation.LOG.fine(() -> "no transaction for a delivery from " + activation.spec.getQueue()
-                        + ": nothing claimed");
-                activation.backOff(activation.spec.getPollInterval());
-                return 0;
+            QueueTable table = activation.table(c);
+            List<UndeliverableMessage> deadLettered = new ArrayList<>();
+            List<LeasedMessage> leased = table.lease(c, activation.claimSize,
+                    Duration.ofMillis(activation.spec.getLeaseTime()), deadLettered::add);
+            for (UndeliverableMessage m : deadLettered) {
+                activation.outcomes.deadLettered(c, m);
             }
-            if (inTransaction) {
-                registry.registerInterposedSynchronization(outcome);
-            }
-            Connection c = channel.claimConnection();
-            try {
-                claimed = activation.table(c).claim(c, activation.claimSize);
-            } finally {
-                channel.release(c);
-            }
-            claimedAt = Instant.now();
-            if (inTransaction && activation.failuresBeingRecorded(claimed)) {
-                // Another delivery's rollback has just returned it, and that delivery has not yet
-                // counted the attempt: the bean would see it once more than maxAttempts allows.
-                givenBack = true;
-                registry.setRollbackOnly();
-            } else if (!claimed.isEmpty()) {
-                long started = activation.monitor.delivering(claimed);
-                try {
-                    invoke(endpoint, claimed);
-                } catch (Throwable t) {
-                    failure = t;
-                    if (inTransaction) {
-                        registry.setRollbackOnly();
-                    }
-                } finally {
-                    activation.monitor.processed(claimed.size(), started);
-                }
-                if (failure == null && inTransaction && registry.getTransactionStatus() == Status.STATUS_ACTIVE) {
-                    try {
-                        journal(channel, claimed, claimedAt);
-                    } catch (SQLException e) {
-                        failure = e; // no journal row, no commit: the message comes again
-                        registry.setRollbackOnly();
-                    }
-                }
-                if (failure != null || (inTransaction && registry.getTransactionStatus() == Status.STATUS_MARKED_ROLLBACK)) {
-                    activation.recordingFailures(claimed); // before the rollback makes them visible again
-                }
-            }
-            if (!inTransaction) {
-                outcome.afterCompletion(failure == null ? Status.STATUS_COMMITTED : Status.STATUS_ROLLEDBACK);
-            }
-        } finally {
-            endpoint.afterDelivery();
-        }
-        if (givenBack) {
-            LockSupport.parkNanos(1_000_000); // the other delivery needs a moment to count the attempt
-        } else if (!claimed.isEmpty()) {
-            try {
-                if (outcome.committed()) {
-                    activation.monitor.committed(claimed.size());
-                } else {
-                    String error = failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or"
-                            + " a failed commit)" : describe(failure);
-                    activation.monitor.rolledBack(claimed.size(), error);
-                    if (activation.stopping()) {
-                        // Likely the undeploy itself broke the delivery: the rollback returned the
-                        // message untouched, and counting the attempt could dead-letter a good message
-                        // that a few redeployments happened to catch in flight.
-                        QueueActivation.LOG.fine(() -> "not counting a failed attempt during deactivation: " + error);
-                    } else {
-                        recordFailures(claimed, error, claimedAt);
-                    }
-                }
-            } finally {
-                activation.failuresRecorded(claimed);
-            }
-        }
-        return claimed.size();
-    }
-
-    private int deliverLeased(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
-            throws ResourceException, SQLException, NoSuchMethodException {
-        QueueTable table;
-        List<LeasedMessage> leased;
-        Connection c = channel.claimConnection();
-        try {
-            table = activation.table(c);
-            leased = table.lease(c, activation.claimSize, Duration.ofMillis(activation.spec.getLeaseTime()));
+            return leased.isEmpty() && deadLettered.isEmpty() ? null : leased;
         } finally {
             channel.release(c);
         }
-        if (leased.isEmpty()) {
-            return 0;
+    }
+
+    /** Delivers leased messages; false when delivery should pause (no transaction was begun for it). */
+    private boolean deliver(MessageEndpoint endpoint, DeliveryConnections.Channel channel, List<LeasedMessage> leased)
+            throws ResourceException, NoSuchMethodException {
+        if (activation.transacted) {
+            return new TransactedDelivery(activation, endpoint, channel, leased).run();
         }
+        deliverUntransacted(endpoint, channel, leased);
+        return true;
+    }
+
+    /** A bean without a transaction: acknowledged when onMessage returns, given back when it throws. */
+    private void deliverUntransacted(MessageEndpoint endpoint, DeliveryConnections.Channel channel,
+            List<LeasedMessage> leased) throws ResourceException, NoSuchMethodException {
         Instant claimedAt = Instant.now();
-        List<QueueMessage> messages = new ArrayList<>(leased.size());
-        leased.forEach(l -> messages.add(l.message()));
+        List<QueueMessage> messages = leased.stream().map(LeasedMessage::message).toList();
         Throwable failure = null;
         long started = activation.monitor.delivering(messages);
         endpoint.beforeDelivery(activation.method);
         try {
-            invoke(endpoint, messages);
+            invoke(activation, endpoint, messages);
         } catch (Throwable t) {
             failure = t;
         } finally {
@@ -200,92 +120,19 @@ final class Delivery implements Work {
         }
         if (failure == null) {
             activation.monitor.committed(messages.size());
+            activation.outcomes.acknowledge(leased, claimedAt);
         } else {
             activation.monitor.rolledBack(messages.size(), describe(failure));
+            activation.outcomes.failed(leased, describe(failure), claimedAt);
         }
-        c = channel.claimConnection();
-        try {
-            for (LeasedMessage m : leased) {
-                if (failure == null) {
-                    if (table.ack(c, m)) {
-                        journal(c, m.message(), JournalEntry.Outcome.COMPLETED, claimedAt);
-                    } else {
-                        QueueActivation.LOG.warning(() -> "message " + m.message().id() + " of " + activation.spec
-                                .getQueue() + " was processed after its lease ran out: another consumer may repeat"
-                                + " it (raise leaseTime)");
-                    }
-                } else {
-                    report(c, m.message(), table.nack(c, m, describe(failure)), describe(failure), claimedAt);
-                }
-            }
-        } finally {
-            channel.release(c);
-        }
-        return leased.size();
     }
 
-    private void invoke(MessageEndpoint endpoint, List<QueueMessage> messages) {
+    /** Calls the bean's listener method with one message, or a batch. */
+    static void invoke(QueueActivation activation, MessageEndpoint endpoint, List<QueueMessage> messages) {
         if (activation.batch) {
             ((BatchQueueListener) endpoint).onMessages(messages);
         } else {
             ((QueueListener) endpoint).onMessage(messages.get(0));
-        }
-    }
-
-    /** After a rollback: count the attempt, back off, dead-letter, in a transaction of its own. */
-    private void recordFailures(List<QueueMessage> claimed, String error, Instant claimedAt) throws SQLException {
-        try (Connection c = activation.connections.plain()) {
-            QueueTable table = activation.table(c);
-            for (QueueMessage m : claimed) {
-                report(c, m, table.recordFailure(c, m, error), error, claimedAt);
-            }
-        }
-    }
-
-    /** The completion journal's rows for messages whose delivery is about to commit, in its transaction. */
-    private void journal(DeliveryConnections.Channel channel, List<QueueMessage> messages, Instant claimedAt)
-            throws SQLException {
-        CompletionJournal journal = activation.journal();
-        if (journal == null) {
-            return;
-        }
-        Instant now = Instant.now();
-        List<JournalEntry> entries = new ArrayList<>(messages.size());
-        for (QueueMessage m : messages) {
-            entries.add(JournalEntry.of(m, JournalEntry.Outcome.COMPLETED, claimedAt, now, consumer()));
-        }
-        Connection c = channel.claimConnection();
-        try {
-            journal.recordAll(c, entries);
-        } finally {
-            channel.release(c);
-        }
-    }
-
-    /** One journal row, on a connection outside the delivery (leased, dead-lettered). */
-    private void journal(Connection c, QueueMessage m, JournalEntry.Outcome outcome, Instant claimedAt)
-            throws SQLException {
-        CompletionJournal journal = activation.journal();
-        if (journal != null) {
-            journal.record(c, JournalEntry.of(m, outcome, claimedAt, Instant.now(), consumer()));
-        }
-    }
-
-    /** The server process and the delivery thread, for the journal's consumer column. */
-    private static String consumer() {
-        return PROCESS + " " + Thread.currentThread().getName();
-    }
-
-    private void report(Connection c, QueueMessage m, FailureOutcome outcome, String error, Instant claimedAt)
-            throws SQLException {
-        if (outcome == FailureOutcome.DEAD_LETTERED) {
-            journal(c, m, JournalEntry.Outcome.DEAD_LETTERED, claimedAt);
-            activation.monitor.deadLettered();
-            QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + m.queue() + " moved to the dead-letter"
-                    + " table after " + m.attempt() + " attempts: " + error);
-        } else {
-            QueueActivation.LOG.fine(() -> "message " + m.id() + " of " + m.queue() + " failed (attempt "
-                    + m.attempt() + "): " + error + " -> " + outcome);
         }
     }
 
@@ -307,23 +154,5 @@ final class Delivery implements Work {
     @Override
     public void release() {
         released = true;
-    }
-
-    /** Learns how the delivery transaction ended. */
-    private static final class Outcome implements Synchronization {
-        private volatile int status = Status.STATUS_UNKNOWN;
-
-        @Override
-        public void beforeCompletion() {
-        }
-
-        @Override
-        public void afterCompletion(int status) {
-            this.status = status;
-        }
-
-        boolean committed() {
-            return status == Status.STATUS_COMMITTED;
-        }
     }
 }

@@ -16,8 +16,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,8 +64,7 @@ final class QueueActivation {
     private volatile long backOffUntil = System.nanoTime();
     private final EnqueueListener wakeOnEnqueue;
     final ConsumerMonitor monitor = new ConsumerMonitor(this);
-    /** Messages rolled back whose failed attempt is not yet recorded (see {@link Delivery}). */
-    private final Set<Long> recordingFailures = ConcurrentHashMap.newKeySet();
+    final DeliveryOutcomes outcomes = new DeliveryOutcomes(this);
     private ObjectName monitorName;
 
     QueueActivation(QueueResourceAdapter adapter, WorkManager workManager, MessageEndpointFactory factory,
@@ -85,6 +82,11 @@ final class QueueActivation {
             this.transacted = factory.isDeliveryTransacted(method);
         } catch (NoSuchMethodException e) {
             throw new jakarta.resource.ResourceException("the bean has no " + method, e);
+        }
+        if (transacted && adapter.transactionSynchronizationRegistry() == null) {
+            throw new jakarta.resource.NotSupportedException("the server offers the adapter no transaction"
+                    + " synchronization registry, which transacted delivery needs to learn how each delivery ended;"
+                    + " give the bean bean-managed transactions (or NOT_SUPPORTED) for leased delivery instead");
         }
         this.claimSize = batch ? spec.getBatchSize() : 1;
         this.slots = new Semaphore(spec.getMaxConcurrency());
@@ -225,22 +227,6 @@ final class QueueActivation {
             table = t;
         }
         return t;
-    }
-
-    void recordingFailures(List<QueueMessage> messages) {
-        messages.forEach(m -> recordingFailures.add(m.id()));
-    }
-
-    void failuresRecorded(List<QueueMessage> messages) {
-        messages.forEach(m -> recordingFailures.remove(m.id()));
-    }
-
-    /** Whether a delivery of this activation is still recording the failure of one of these. */
-    boolean failuresBeingRecorded(List<QueueMessage> messages) {
-        if (recordingFailures.isEmpty()) {
-            return false;
-        }
-        return messages.stream().anyMatch(m -> recordingFailures.contains(m.id()));
     }
 
     /** The completion journal, or null when it is off or the database has not been reached yet. */

@@ -538,4 +538,202 @@ abstract class InboundContract {
         assertEquals(List.of(id), table.claim(admin, 1).stream().map(QueueMessage::id).toList(),
                 "rolled back by recovery, the message is back");
     }
+
+    // ---- Faults. After each, every message is exactly once committed, dead-lettered or queued. ----
+
+    private Set<Long> idsIn(String which) throws SQLException {
+        String t = table.dialect().qualified(which.equals("dlq") ? table.deadLetterName() : table.name());
+        Set<Long> ids = new java.util.HashSet<>();
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM " + t)) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    /** Each of {@code ids} committed once or dead-lettered (exactly {@code deadLetters}), none left queued. */
+    private void assertEachOnceCommittedOrDeadLettered(Set<Long> ids, Set<Long> deadLetters) throws Exception {
+        await("every message committed or dead-lettered",
+                () -> committed.size() + rows("dlq") >= ids.size() && rows("queue") == 0);
+        Set<Long> dead = idsIn("dlq");
+        assertEquals(deadLetters, dead, "the dead letters");
+        Set<Long> everywhere = new java.util.HashSet<>(committed.keySet());
+        everywhere.addAll(dead);
+        assertEquals(ids, everywhere, "every message committed or dead-lettered");
+        assertEquals(ids.size(), committed.size() + dead.size(), "none both committed and dead-lettered");
+        assertTrue(committed.values().stream().allMatch(n -> n.get() == 1), "a message committed twice");
+    }
+
+    /** Inserts rows by hand (headers, body) and returns their ids, in order. */
+    private List<Long> insertByHand(String... headersThenBody) throws SQLException {
+        String q = table.dialect().qualified(table.name());
+        Set<Long> before = idsIn("queue");
+        try (java.sql.PreparedStatement ps = admin.prepareStatement("INSERT INTO " + q + " (headers, body) VALUES (?, ?)")) {
+            for (int i = 0; i < headersThenBody.length; i += 2) {
+                ps.setString(1, headersThenBody[i]);
+                ps.setBytes(2, headersThenBody[i + 1].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                ps.executeUpdate();
+            }
+        }
+        List<Long> added = new ArrayList<>(idsIn("queue"));
+        added.removeAll(before);
+        added.sort(null);
+        return added;
+    }
+
+    @Test
+    void rowsWrittenByHandAreDeliveredOrDeadLetteredWithTheirReasonAndNothingStops() throws Exception {
+        QueueActivationSpec spec = spec();
+        spec.setJournal(true);
+        activate(spec, recording(), false, true);
+        List<Long> rows = insertByHand("not json", "bad 1", null, "good 1", "{\"a\":1}", "bad 2", "{}", "good 2",
+                "[\"x\"]", "bad 3", "{\"a\":\"b\"}", "good 3", "{\"k\":null}", "bad 4", "", "good 4");
+        adapter.enqueueCommitted(queue);
+        Set<Long> bad = Set.of(rows.get(0), rows.get(2), rows.get(4), rows.get(6));
+        assertEachOnceCommittedOrDeadLettered(Set.copyOf(rows), bad);
+        assertEquals(4, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.deadLetterName())
+                + " WHERE last_error LIKE 'undeliverable: the headers column is not a flat JSON object of strings%'"));
+        await("the consumer bean counts them", () -> (long) consumerBean("DeadLettered") == 4);
+        String j = table.dialect().qualified(new CompletionJournal(table).name());
+        await("a journal row for each", () -> count("SELECT COUNT(*) FROM " + j) == 8);
+        assertEquals(4, count("SELECT COUNT(*) FROM " + j + " WHERE outcome = 'dead_lettered'"));
+    }
+
+    @Test
+    void aBeanThatThrowsAnErrorGetsTheMessageAgain() throws Exception {
+        List<Long> ids = send(100);
+        Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            long id = messages.get(0).id();
+            if (id % 4 == 0 && failedOnce.add(id)) {
+                throw new StackOverflowError("deep recursion in the bean");
+            }
+            if (id % 5 == 0 && failedOnce.add(id)) {
+                throw new OutOfMemoryError("the bean ran out of heap");
+            }
+            record.onMessages(messages);
+        }, false, true);
+        assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), Set.of());
+        assertTrue(failedOnce.size() >= 40, "the errors were thrown: " + failedOnce.size());
+    }
+
+    @Test
+    void aBatchFailingOnOneMessageLosesNothing() throws Exception {
+        List<Long> ids = send(200);
+        long poison = ids.get(77);
+        QueueActivationSpec spec = spec();
+        spec.setBatchSize(10);
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            if (messages.stream().anyMatch(m -> m.id() == poison)) {
+                throw new IllegalArgumentException("one bad order in the batch");
+            }
+            record.onMessages(messages);
+        }, true, true);
+        await("the poison message is dead-lettered", () -> idsIn("dlq").contains(poison));
+        await("nothing left queued", () -> rows("queue") == 0);
+        assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), idsIn("dlq"));
+    }
+
+    /** Renames a table (the journal, to make its inserts fail); both names quoted, no schema. */
+    protected String renameTable(String from, String to) {
+        return "ALTER TABLE " + from + " RENAME TO " + to;
+    }
+
+    @Test
+    void aJournalThatCannotBeWrittenRollsDeliveriesBackWithoutCountingThem() throws Exception {
+        QueueActivationSpec spec = spec();
+        spec.setJournal(true);
+        activate(spec, recording(), false, true);
+        CompletionJournal journal = new CompletionJournal(table);
+        await("the journal is created", () -> {
+            try (Statement s = admin.createStatement()) {
+                s.executeQuery("SELECT COUNT(*) FROM " + table.dialect().qualified(journal.name())).close();
+                return true;
+            } catch (SQLException notYet) {
+                return false;
+            }
+        });
+        String here = table.dialect().qualified(journal.name());
+        String away = table.dialect().qualified(io.sqlqueue.engine.TableName.parse(journal.name().table() + "_away"));
+        try (Statement s = admin.createStatement()) {
+            s.execute(renameTable(here, away));
+        }
+        List<Long> ids = send(30);
+        await("deliveries fail on the journal", () -> (long) consumerBean("RolledBack") > 5);
+        assertEquals(0, committed.size(), "no delivery commits without its journal row");
+        try (Statement s = admin.createStatement()) {
+            s.execute(renameTable(away, here));
+        }
+        assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), Set.of());
+        assertEquals(0, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.name())));
+        assertEquals(30, count("SELECT COUNT(DISTINCT message_id) FROM " + table.dialect().qualified(journal.name())
+                + " WHERE outcome = 'completed'"));
+    }
+
+    @Test
+    void deliveryConnectionsKilledMidDeliveryLoseNothing() throws Exception {
+        assumeTrue(database()[0].startsWith("jdbc:postgresql:"), "needs pg_terminate_backend (PostgreSQL)");
+        List<Long> ids = send(40);
+        CountDownLatch inBean = new CountDownLatch(1);
+        CountDownLatch killed = new CountDownLatch(1);
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            inBean.countDown();
+            killed.await(30, TimeUnit.SECONDS);
+            record.onMessages(messages);
+        }, false, true);
+        assertTrue(inBean.await(30, TimeUnit.SECONDS));
+        long terminated = count("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <>"
+                + " pg_backend_pid() AND usename = current_user AND datname = current_database()");
+        assertTrue(terminated > 0, "the adapter's sessions were killed");
+        killed.countDown();
+        assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), Set.of());
+    }
+
+    @Test
+    void deactivationInTheMiddleOfABatchLosesNothing() throws Exception {
+        List<Long> ids = send(300);
+        QueueActivationSpec spec = spec();
+        spec.setBatchSize(20);
+        FakeContainer.Bean record = recording();
+        MessageEndpointFactory factory = activate(spec, messages -> {
+            LockSupport.parkNanos(5_000_000);
+            record.onMessages(messages);
+        }, true, true);
+        await("deliveries are under way", () -> committed.size() >= 20);
+        adapter.endpointDeactivation(factory, spec);
+        active.clear();
+        await("no poller or delivery left running", () -> container.activeWorks.get() == 0);
+        assertTrue(committed.values().stream().allMatch(n -> n.get() == 1));
+        assertEquals(ids.size(), committed.size() + rows("queue"), "every message processed or still queued");
+        assertEquals(0, rows("dlq"));
+        assertEquals(0, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.name()) + " WHERE attempts <> 0"),
+                "deliveries cut short by the deactivation counted no attempt");
+    }
+
+    @Test
+    void aMessageWhoseDeliveriesKillTheServerIsDeadLetteredAfterMaxAttempts() throws Exception {
+        long killer = table.send(admin, OutgoingMessage.text("kills the server").build());
+        List<Long> good = send(20);
+        for (int crash = 1; crash <= 3; crash++) {
+            // what a delivery leaves behind when its server dies in onMessage: a counted lease, never settled
+            List<io.sqlqueue.engine.LeasedMessage> leased = table.lease(admin, 1, Duration.ofMillis(1));
+            assertEquals(List.of(killer), leased.stream().map(m -> m.message().id()).toList());
+            assertEquals(crash, leased.get(0).message().attempt());
+            LockSupport.parkNanos(Duration.ofMillis(5).toNanos()); // the lease runs out
+        }
+        activate(spec(), recording(), false, true);
+        Set<Long> all = new java.util.HashSet<>(good);
+        all.add(killer);
+        assertEachOnceCommittedOrDeadLettered(all, Set.of(killer));
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT attempts, last_error FROM "
+                + table.dialect().qualified(table.deadLetterName()))) {
+            rs.next();
+            assertEquals(4, rs.getInt(1), "three deliveries that never finished, and the lease that found it out");
+            assertTrue(rs.getString(2).startsWith("never completed: delivered 3 times"), rs.getString(2));
+        }
+    }
 }

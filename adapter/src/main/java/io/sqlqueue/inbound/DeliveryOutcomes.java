@@ -1,0 +1,136 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.CompletionJournal;
+import io.sqlqueue.engine.FailureOutcome;
+import io.sqlqueue.engine.JournalEntry;
+import io.sqlqueue.engine.LeasedMessage;
+import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.UndeliverableMessage;
+import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+
+/**
+ * Writes down how an activation's deliveries ended, each in a short transaction of its own after
+ * the delivery (except {@link #journalCompleted}, which joins it): acknowledged, failed (back-off
+ * or dead letters), given back uncounted, or dead-lettered by the lease. None of these lose a
+ * message when the database is unreachable: the lease runs out and the message comes back.
+ */
+final class DeliveryOutcomes {
+
+    /** pid@host, as the JVM names itself. */
+    private static final String PROCESS = ManagementFactory.getRuntimeMXBean().getName();
+
+    private final QueueActivation activation;
+
+    DeliveryOutcomes(QueueActivation activation) {
+        this.activation = activation;
+    }
+
+    /** Completed deliveries of a bean without a transaction: deleted, with their journal rows. */
+    void acknowledge(List<LeasedMessage> leased, Instant claimedAt) {
+        inOwnTransaction("acknowledge", (c, table) -> {
+            for (LeasedMessage m : leased) {
+                if (table.ack(c, m)) {
+                    journal(c, m.message(), JournalEntry.Outcome.COMPLETED, claimedAt);
+                } else {
+                    QueueActivation.LOG.warning(() -> "message " + m.message().id() + " of " + activation.spec
+                            .getQueue() + " was processed after its lease ran out: another consumer may repeat"
+                            + " it (raise leaseTime)");
+                }
+            }
+        });
+    }
+
+    /** Failed deliveries (the attempt is counted already): back-off, or the dead-letter table after the last. */
+    void failed(List<LeasedMessage> leased, String error, Instant claimedAt) {
+        inOwnTransaction("record the failure of", (c, table) -> {
+            for (LeasedMessage m : leased) {
+                FailureOutcome outcome = table.nack(c, m, error);
+                QueueMessage message = m.message();
+                if (outcome == FailureOutcome.DEAD_LETTERED) {
+                    journal(c, message, JournalEntry.Outcome.DEAD_LETTERED, claimedAt);
+                    activation.monitor.deadLettered();
+                    QueueActivation.LOG.warning(() -> "message " + message.id() + " of " + message.queue()
+                            + " moved to the dead-letter table after " + message.attempt() + " attempts: " + error);
+                } else {
+                    QueueActivation.LOG.fine(() -> "message " + message.id() + " of " + message.queue()
+                            + " failed (attempt " + message.attempt() + "): " + error + " -> " + outcome);
+                }
+            }
+        });
+    }
+
+    /** Messages that never reached the bean: visible again at once, their attempt not counted. */
+    void giveBack(List<LeasedMessage> leased) {
+        inOwnTransaction("give back", (c, table) -> {
+            for (LeasedMessage m : leased) {
+                table.release(c, m);
+            }
+        });
+    }
+
+    /** A row the lease moved to the dead-letter table instead of delivering it; on the lease's connection. */
+    void deadLettered(Connection c, UndeliverableMessage m) throws SQLException {
+        activation.monitor.deadLettered();
+        activation.monitor.failed(m.reason());
+        QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + activation.spec.getQueue()
+                + " moved to the dead-letter table: " + m.reason());
+        CompletionJournal journal = activation.journal();
+        if (journal != null) {
+            journal.record(c, new JournalEntry(m.id(), m.enqueuedAt(), Instant.now(), Instant.now(), m.attempt(),
+                    JournalEntry.Outcome.DEAD_LETTERED, consumer()));
+        }
+    }
+
+    /** The journal's rows for messages whose delivery is about to commit, in its transaction. */
+    void journalCompleted(Connection c, List<QueueMessage> messages, Instant claimedAt) throws SQLException {
+        CompletionJournal journal = activation.journal();
+        if (journal == null) {
+            return;
+        }
+        Instant now = Instant.now();
+        List<JournalEntry> entries = new ArrayList<>(messages.size());
+        for (QueueMessage m : messages) {
+            entries.add(JournalEntry.of(m, JournalEntry.Outcome.COMPLETED, claimedAt, now, consumer()));
+        }
+        journal.recordAll(c, entries);
+    }
+
+    private void journal(Connection c, QueueMessage m, JournalEntry.Outcome outcome, Instant claimedAt)
+            throws SQLException {
+        CompletionJournal journal = activation.journal();
+        if (journal != null) {
+            journal.record(c, JournalEntry.of(m, outcome, claimedAt, Instant.now(), consumer()));
+        }
+    }
+
+    /** The server process and the delivery thread, for the journal's consumer column. */
+    private static String consumer() {
+        return PROCESS + " " + Thread.currentThread().getName();
+    }
+
+    /**
+     * Runs {@code work} on a connection outside any transaction. A failure is logged, not thrown:
+     * the leases then run out and the messages come back, with their attempts counted.
+     */
+    private void inOwnTransaction(String what, Work work) {
+        try (Connection c = activation.connections.plain()) {
+            work.run(c, activation.table(c));
+        } catch (SQLException | RuntimeException e) {
+            activation.monitor.failed(Delivery.describe(e));
+            QueueActivation.log(Level.WARNING, "cannot " + what + " messages of " + activation.spec.getQueue() + ": "
+                    + e.getMessage() + "; they come back when their lease (leaseTime) runs out", null);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Work {
+        void run(Connection c, QueueTable table) throws SQLException;
+    }
+}

@@ -1,0 +1,196 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.LeasedMessage;
+import io.sqlqueue.engine.QueueTable;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One delivery of leased messages inside the bean's transaction, read as one sequence:
+ * <ol>
+ * <li>{@code beforeDelivery} begins the transaction;
+ * <li><b>take</b>: the messages are deleted under their lease, in that transaction;
+ * <li><b>deliver</b>: {@code onMessage} (or {@code onMessages});
+ * <li><b>record</b>: the completion journal's rows, in that transaction;
+ * <li>{@code afterDelivery} commits, or rolls back if anything above threw or the bean set
+ * rollback-only: any throwable marks the transaction rollback-only first, so a delete commits only
+ * with a delivery that reached the bean and was recorded;
+ * <li><b>settle</b>, by the outcome a transaction synchronization saw: after a rollback the
+ * messages get their back-off (the attempt was counted by the lease) or go to the dead-letter
+ * table; messages that never reached the bean go back uncounted.
+ * </ol>
+ */
+final class TransactedDelivery implements Synchronization {
+
+    private final QueueActivation activation;
+    private final MessageEndpoint endpoint;
+    private final DeliveryConnections.Channel channel;
+    private final List<LeasedMessage> leased;
+    private final Instant claimedAt = Instant.now();
+
+    /** The leased messages whose delete is part of the transaction. */
+    private final List<LeasedMessage> taken = new ArrayList<>();
+    /** Whether the bean ran: only then can a rollback be the message's fault. */
+    private boolean reachedBean;
+    /** A failure of the adapter's own statements (take, record): not the message's fault either. */
+    private boolean adapterFailed;
+    private Throwable failure;
+    private volatile int status = Status.STATUS_UNKNOWN;
+
+    TransactedDelivery(QueueActivation activation, MessageEndpoint endpoint, DeliveryConnections.Channel channel,
+            List<LeasedMessage> leased) {
+        this.activation = activation;
+        this.endpoint = endpoint;
+        this.channel = channel;
+        this.leased = leased;
+    }
+
+    /**
+     * Runs the delivery; false when delivery should pause: the container began no transaction for
+     * it, or the adapter's own statements failed (nothing is counted against the messages then).
+     */
+    boolean run() throws ResourceException, NoSuchMethodException {
+        endpoint.beforeDelivery(activation.method);
+        TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
+        boolean inTransaction = registry.getTransactionKey() != null;
+        try {
+            if (inTransaction) {
+                registry.registerInterposedSynchronization(this);
+                adapterFailed = true;
+                take();
+                adapterFailed = false;
+                deliver();
+                adapterFailed = true;
+                if (registry.getTransactionStatus() == Status.STATUS_ACTIVE) {
+                    record();
+                }
+                adapterFailed = false;
+            }
+        } catch (Throwable t) {
+            failure = t;
+            markRollbackOnly(registry);
+        } finally {
+            try {
+                endpoint.afterDelivery();
+            } catch (ResourceException | RuntimeException e) {
+                if (failure == null) {
+                    failure = e; // the commit failed; the synchronization tells how it ended
+                }
+            }
+        }
+        if (!inTransaction) {
+            // The container began no transaction for a transacted bean (Payara while it undeploys
+            // one): a delete would commit at once and a failing delivery lose its message. Nothing
+            // was taken; the leases go back uncounted, and the poller waits a little.
+            QueueActivation.LOG.fine(() -> "no transaction for a delivery from " + activation.spec.getQueue()
+                    + ": nothing taken");
+            activation.outcomes.giveBack(leased);
+            activation.backOff(activation.spec.getPollInterval());
+            return false;
+        }
+        return settle();
+    }
+
+    /** Deletes each message under its lease, in the transaction; a lease another consumer took over is skipped. */
+    private void take() throws SQLException {
+        Connection c = channel.claimConnection(); // after beforeDelivery: enlisted in the bean's transaction
+        try {
+            QueueTable table = activation.table(c);
+            for (LeasedMessage m : leased) {
+                if (table.ack(c, m)) {
+                    taken.add(m);
+                }
+            }
+        } finally {
+            channel.release(c);
+        }
+    }
+
+    private void deliver() {
+        if (taken.isEmpty()) {
+            return;
+        }
+        List<QueueMessage> messages = messages();
+        long started = activation.monitor.delivering(messages);
+        reachedBean = true;
+        try {
+            Delivery.invoke(activation, endpoint, messages);
+        } finally {
+            activation.monitor.processed(messages.size(), started);
+        }
+    }
+
+    /** The completion journal's rows, in the transaction: no row, no commit. */
+    private void record() throws SQLException {
+        if (taken.isEmpty() || activation.journal() == null) {
+            return;
+        }
+        Connection c = channel.claimConnection();
+        try {
+            activation.outcomes.journalCompleted(c, messages(), claimedAt);
+        } finally {
+            channel.release(c);
+        }
+    }
+
+    private static void markRollbackOnly(TransactionSynchronizationRegistry registry) {
+        try {
+            registry.setRollbackOnly();
+        } catch (IllegalStateException alreadyEnded) {
+            // the transaction is gone: nothing of it commits anyway
+        }
+    }
+
+    /** After the transaction: counts, back-off, dead letters, or leases given back. False: pause delivery. */
+    private boolean settle() {
+        if (taken.isEmpty() && failure == null) {
+            return true; // every lease was lost to another consumer in the meantime: theirs now
+        }
+        if (status == Status.STATUS_COMMITTED) {
+            activation.monitor.committed(taken.size());
+            return true;
+        }
+        String error = failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or a failed"
+                + " commit)" : Delivery.describe(failure);
+        activation.monitor.rolledBack(taken.size(), error);
+        if (!reachedBean || adapterFailed) {
+            // The adapter's own statements failed (the database, a journal that cannot be written):
+            // not the message's fault. Uncounted, and the poller waits a little before trying again.
+            activation.monitor.failed(error);
+            activation.outcomes.giveBack(leased);
+            activation.backOff(activation.spec.getPollInterval());
+            return false;
+        }
+        if (activation.stopping()) {
+            // Likely the undeploy itself broke the delivery: counting it could dead-letter a good
+            // message that a few redeployments happened to catch in flight.
+            QueueActivation.LOG.fine(() -> "not counting a failed attempt during deactivation: " + error);
+            activation.outcomes.giveBack(taken);
+            return false;
+        }
+        activation.outcomes.failed(taken, error, claimedAt);
+        return true;
+    }
+
+    private List<QueueMessage> messages() {
+        return taken.stream().map(LeasedMessage::message).toList();
+    }
+
+    @Override
+    public void beforeCompletion() {
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+        this.status = status;
+    }
+}
