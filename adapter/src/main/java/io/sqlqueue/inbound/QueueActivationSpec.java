@@ -73,8 +73,10 @@ public class QueueActivationSpec implements ActivationSpec {
             + " 31536000000 (a year).", defaultValue = "300000")
     private Long maxRetryBackoff = 300_000L;
 
-    @ConfigProperty(description = "Milliseconds a message stays invisible to others while a bean without a"
-            + " transaction works on it, 1000 to 86400000. Longer than the slowest delivery.",
+    @ConfigProperty(description = "Milliseconds a leased message stays invisible to others, 1000 to 86400000."
+            + " Every delivery leases its messages first, counting the attempt. A bean without a transaction"
+            + " works under the lease: longer than its slowest delivery. For a transacted bean it is how soon a"
+            + " message comes back after its server died in the middle of the delivery.",
             defaultValue = "60000")
     private Long leaseTime = 60_000L;
 

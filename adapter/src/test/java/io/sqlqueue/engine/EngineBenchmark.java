@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * each, after a warm-up). Cases: {@code enqueue} (one message per transaction) and {@code claim}
  * (one message per transaction) at 1, 4 and 16 threads; {@code batch-claim} (50 per transaction)
  * against the one-per-transaction raw loop; {@code deep-queue}: the engine's claim rate with
- * 1,000,000 ready rows (engine) against its rate with 1,000 (raw column).
+ * 1,000,000 ready rows (engine) against its rate with 1,000 (raw column); {@code counted-claim}: the
+ * adapter's transacted delivery (lease, then delete under it in a second transaction) against the
+ * engine's one-transaction claim (raw column).
  */
 public final class EngineBenchmark {
 
@@ -78,6 +80,15 @@ public final class EngineBenchmark {
                             () -> refilled(c, () -> measure(t, raw::dequeue)));
                 }
             }
+            if (selected("counted-claim")) {
+                // What the adapter's transacted delivery does (a committed lease counts the attempt,
+                // then a delete under it in the delivery transaction) against a claim that deletes in
+                // the delivery transaction and counts only failures, after the rollback.
+                for (int t : THREADS) {
+                    compare("counted-claim", t, () -> refilled(c, () -> measure(t, this::engineCountedClaim)),
+                            () -> refilled(c, () -> measure(t, conn -> engineClaim(conn, 1))));
+                }
+            }
             if (selected("batch-claim-50")) {
                 compare("batch-claim-50", 4, () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 50))),
                         () -> refilled(c, () -> measure(4, raw::dequeue)));
@@ -110,6 +121,19 @@ public final class EngineBenchmark {
         c.setAutoCommit(false);
         int got = queue.claim(c, n).size();
         c.commit();
+        return got;
+    }
+
+    private int engineCountedClaim(Connection c) throws SQLException {
+        c.setAutoCommit(true);
+        List<LeasedMessage> leased = queue.lease(c, 1, java.time.Duration.ofMinutes(1));
+        if (leased.isEmpty()) {
+            return 0;
+        }
+        c.setAutoCommit(false);
+        int got = queue.ack(c, leased.get(0)) ? 1 : 0;
+        c.commit();
+        c.setAutoCommit(true);
         return got;
     }
 

@@ -39,7 +39,7 @@ class SqlServerDialectTest {
                 + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
                 + " ORDER BY priority DESC, id) "), claim);
         assertTrue(claim.contains("DELETE q OUTPUT deleted.id, deleted.priority, deleted.headers, deleted.body,"
-                + " deleted.enqueued_at, deleted.attempts FROM [dbo].[orders] AS q WITH (ROWLOCK)"
+                + " deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key FROM [dbo].[orders] AS q WITH (ROWLOCK)"
                 + " INNER JOIN next ON q.id = next.id"), claim);
     }
 
