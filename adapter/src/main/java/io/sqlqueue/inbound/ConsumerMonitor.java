@@ -76,6 +76,11 @@ final class ConsumerMonitor implements ConsumerMXBean {
     }
 
     @Override
+    public String getDatabase() {
+        return activation.connections.database();
+    }
+
+    @Override
     public String getEndpoint() {
         Class<?> bean = activation.factory.getEndpointClass();
         return bean == null ? "" : bean.getName();

@@ -108,8 +108,13 @@ final class Delivery implements Work {
         Instant claimedAt = Instant.now();
         List<QueueMessage> messages = leased.stream().map(LeasedMessage::message).toList();
         Throwable failure = null;
+        try {
+            endpoint.beforeDelivery(activation.method);
+        } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
+            activation.outcomes.giveBack(leased); // the bean never saw them
+            throw e;
+        }
         long started = activation.monitor.delivering(messages);
-        endpoint.beforeDelivery(activation.method);
         try {
             invoke(activation, endpoint, messages);
         } catch (Throwable t) {

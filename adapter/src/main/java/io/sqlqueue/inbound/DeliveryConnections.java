@@ -27,6 +27,13 @@ import javax.transaction.xa.XAResource;
  */
 abstract class DeliveryConnections {
 
+    /**
+     * Which database this reaches, for the management beans' names: the JNDI name of the server
+     * resource, or the JDBC URL without secrets. Two same-named queues of two databases in one server
+     * are two queues.
+     */
+    abstract String database();
+
     /** A connection for peeking and failure records, outside any transaction (auto-commit). */
     abstract Connection plain() throws SQLException;
 
@@ -69,8 +76,9 @@ abstract class DeliveryConnections {
         }
         try {
             DataSource plain = DriverDataSources.plain(url, user, password);
-            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(plain)
-                    : new Xa(DriverDataSources.xa(url, user, password), plain);
+            String database = DriverDataSources.withoutSecrets(url);
+            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(plain, database)
+                    : new Xa(DriverDataSources.xa(url, user, password), plain, database);
         } catch (IllegalArgumentException e) {
             throw new jakarta.resource.spi.InvalidPropertyException("activation property " + e.getMessage(), e);
         }
@@ -99,10 +107,17 @@ abstract class DeliveryConnections {
     private static final class Xa extends DeliveryConnections {
         private final XADataSource xa;
         private final DataSource plain;
+        private final String database;
 
-        Xa(XADataSource xa, DataSource plain) {
+        Xa(XADataSource xa, DataSource plain, String database) {
             this.xa = xa;
             this.plain = plain;
+            this.database = database;
+        }
+
+        @Override
+        String database() {
+            return database;
         }
 
         @Override
@@ -140,9 +155,16 @@ abstract class DeliveryConnections {
     /** One local transaction, committed by the transaction manager's one-phase commit. */
     private static final class OnePhase extends DeliveryConnections {
         private final DataSource plain;
+        private final String database;
 
-        OnePhase(DataSource plain) {
+        OnePhase(DataSource plain, String database) {
             this.plain = plain;
+            this.database = database;
+        }
+
+        @Override
+        String database() {
+            return database;
         }
 
         @Override
@@ -191,6 +213,11 @@ abstract class DeliveryConnections {
 
         ServerResource(String name) {
             this.name = name;
+        }
+
+        @Override
+        String database() {
+            return name;
         }
 
         /**

@@ -110,7 +110,8 @@ final class QueueActivation {
             throw e;
         }
         Class<?> bean = factory.getEndpointClass();
-        monitorName = PlatformMBeans.register(monitor, "Consumer", "queue", spec.getQueue(),
+        monitorName = PlatformMBeans.register(monitor, "Consumer", "database", connections.database(),
+                "queue", spec.getQueue(),
                 "name", bean == null ? "endpoint" : bean.getSimpleName());
         QueueMonitor.register(this);
         LOG.info(() -> "activated " + (transacted ? "transacted " : "leased ") + (batch ? "batch " : "")

@@ -26,26 +26,37 @@ final class QueueMonitor implements QueueMXBean {
     private static final Logger LOG = Logger.getLogger(QueueMonitor.class.getName());
     private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
     private static final QueueStats UNKNOWN = new QueueStats(-1, -1, -1, -1, Duration.ZERO);
-    /** The registered monitors by queue; guarded by itself. */
+    /** The registered monitors by database and queue (see {@link #key}); guarded by itself. */
     private static final Map<String, QueueMonitor> BY_QUEUE = new HashMap<>();
 
+    private final String database;
     private final String queue;
     private final List<QueueActivation> consumers = new CopyOnWriteArrayList<>();
     private ObjectName name;
     private QueueStats stats = UNKNOWN;
     private long readAt;
 
-    private QueueMonitor(String queue) {
+    private QueueMonitor(String database, String queue) {
+        this.database = database;
         this.queue = queue;
+    }
+
+    /**
+     * A queue is its database and its name: two {@code orders} queues of two databases in one
+     * server are two beans, each reading and changing its own tables.
+     */
+    private static String key(QueueActivation activation) {
+        return activation.connections.database() + " " + activation.spec.getQueue();
     }
 
     /** Counts {@code activation} among the queue's consumers; the first registers the queue's bean. */
     static void register(QueueActivation activation) {
         synchronized (BY_QUEUE) {
-            QueueMonitor m = BY_QUEUE.computeIfAbsent(activation.spec.getQueue(), QueueMonitor::new);
+            QueueMonitor m = BY_QUEUE.computeIfAbsent(key(activation),
+                    k -> new QueueMonitor(activation.connections.database(), activation.spec.getQueue()));
             m.consumers.add(activation);
             if (m.name == null) {
-                m.name = PlatformMBeans.register(m, "Queue", "name", m.queue);
+                m.name = PlatformMBeans.register(m, "Queue", "database", m.database, "name", m.queue);
             }
         }
     }
@@ -53,10 +64,10 @@ final class QueueMonitor implements QueueMXBean {
     /** The last consumer of a queue to go unregisters its bean. */
     static void unregister(QueueActivation activation) {
         synchronized (BY_QUEUE) {
-            QueueMonitor m = BY_QUEUE.get(activation.spec.getQueue());
+            QueueMonitor m = BY_QUEUE.get(key(activation));
             if (m != null && m.consumers.remove(activation) && m.consumers.isEmpty()) {
                 PlatformMBeans.unregister(m.name);
-                BY_QUEUE.remove(m.queue);
+                BY_QUEUE.remove(key(activation));
             }
         }
     }
@@ -100,6 +111,11 @@ final class QueueMonitor implements QueueMXBean {
     @Override
     public String getName() {
         return queue;
+    }
+
+    @Override
+    public String getDatabase() {
+        return database;
     }
 
     @Override

@@ -59,7 +59,13 @@ final class TransactedDelivery implements Synchronization {
      * it, or the adapter's own statements failed (nothing is counted against the messages then).
      */
     boolean run() throws ResourceException, NoSuchMethodException {
-        endpoint.beforeDelivery(activation.method);
+        try {
+            endpoint.beforeDelivery(activation.method);
+        } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
+            // Enlisting a dead connection fails here, before the bean: not the message's fault.
+            activation.outcomes.giveBack(leased);
+            throw e;
+        }
         TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
         boolean inTransaction = registry.getTransactionKey() != null;
         try {

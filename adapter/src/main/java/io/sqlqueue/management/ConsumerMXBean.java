@@ -2,13 +2,16 @@ package io.sqlqueue.management;
 
 /**
  * One message-driven bean's consumption of one queue (one activation), registered on the platform
- * MBean server as {@code io.sqlqueue:type=Consumer,queue=<queue>,name=<bean class>} while the bean
+ * MBean server as {@code io.sqlqueue:type=Consumer,database=<database>,queue=<queue>,name=<bean class>} while the bean
  * is deployed. Counts start at zero at activation. Latencies are over the last
  * {@link RecentDurations#CAPACITY} deliveries. Thread-safe.
  */
 public interface ConsumerMXBean {
 
     String getQueue();
+
+    /** The JNDI name of the server resource, or the JDBC URL without secrets. */
+    String getDatabase();
 
     /** The message-driven bean's class. */
     String getEndpoint();

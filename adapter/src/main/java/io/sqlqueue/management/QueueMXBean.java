@@ -1,13 +1,18 @@
 package io.sqlqueue.management;
 
 /**
- * A queue's table as its consumers see it, registered as {@code io.sqlqueue:type=Queue,name=<queue>}
- * while some bean consumes it. The figures are read from the database at most once a second
+ * A queue's table as its consumers see it, registered as
+ * {@code io.sqlqueue:type=Queue,database=<database>,name=<queue>} while some bean consumes it (the
+ * database as the consumers reach it: the JNDI name of a server resource, or the JDBC URL without
+ * secrets; same-named queues of two databases are two beans). The figures are read from the database at most once a second
  * however often they are asked for, so a console polling them does not load the database.
  */
 public interface QueueMXBean {
 
     String getName();
+
+    /** The JNDI name of the server resource, or the JDBC URL without secrets. */
+    String getDatabase();
 
     /** Messages visible now (including expired leases); -1 while the database cannot be read. */
     long getReady();

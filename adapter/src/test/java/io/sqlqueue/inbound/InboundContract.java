@@ -394,14 +394,27 @@ abstract class InboundContract {
                 "the failure caused by the undeploy is not counted against the message");
     }
 
+    /** The one bean whose name matches {@code pattern} (the database key varies with the test's database). */
+    private static ObjectName only(String pattern) throws Exception {
+        Set<ObjectName> names = ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName(pattern), null);
+        assertEquals(1, names.size(), pattern + " matches " + names);
+        return names.iterator().next();
+    }
+
+    private ObjectName consumerBeanName() throws Exception {
+        return only("io.sqlqueue:type=Consumer,queue=" + queue + ",name=QueueListener,*");
+    }
+
+    private ObjectName queueBeanName() throws Exception {
+        return only("io.sqlqueue:type=Queue,name=" + queue + ",*");
+    }
+
     private Object consumerBean(String attribute) throws Exception {
-        return ManagementFactory.getPlatformMBeanServer().getAttribute(
-                new ObjectName("io.sqlqueue:type=Consumer,queue=" + queue + ",name=QueueListener"), attribute);
+        return ManagementFactory.getPlatformMBeanServer().getAttribute(consumerBeanName(), attribute);
     }
 
     private Object queueBean(String attribute) throws Exception {
-        return ManagementFactory.getPlatformMBeanServer().getAttribute(
-                new ObjectName("io.sqlqueue:type=Queue,name=" + queue), attribute);
+        return ManagementFactory.getPlatformMBeanServer().getAttribute(queueBeanName(), attribute);
     }
 
     @Test
@@ -430,7 +443,8 @@ abstract class InboundContract {
         assertEquals(10L, queueBean("DeadLettered"));
         assertEquals(0L, queueBean("Delayed"));
 
-        ObjectName queueName = new ObjectName("io.sqlqueue:type=Queue,name=" + queue);
+        ObjectName queueName = queueBeanName();
+        assertEquals(database()[0].replaceAll("(?i)(password=)[^;&]*", "$1****"), queueBean("Database"));
         assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(queueName, "requeueDeadLetters",
                 new Object[] {100}, new String[] {"int"}), "all 10 back in the queue");
         await("the requeued poison fails again and is dead-lettered again",
@@ -449,7 +463,7 @@ abstract class InboundContract {
         assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(
                 new ObjectName("io.sqlqueue:*,queue=" + queue), null).isEmpty(), "the consumer bean is gone");
         assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(
-                new ObjectName("io.sqlqueue:type=Queue,name=" + queue), null).isEmpty(), "the queue bean is gone");
+                new ObjectName("io.sqlqueue:type=Queue,name=" + queue + ",*"), null).isEmpty(), "the queue bean is gone");
     }
 
     @Test
@@ -486,7 +500,7 @@ abstract class InboundContract {
     @Test
     void pauseStopsDeliveriesAndResumeRestartsThemWithNothingLost() throws Exception {
         activate(spec(), recording(), false, true);
-        ObjectName consumer = new ObjectName("io.sqlqueue:type=Consumer,queue=" + queue + ",name=QueueListener");
+        ObjectName consumer = consumerBeanName();
         ManagementFactory.getPlatformMBeanServer().invoke(consumer, "pause", null, null);
         assertEquals(true, consumerBean("Paused"));
         List<Long> ids = send(50);
@@ -734,6 +748,40 @@ abstract class InboundContract {
             rs.next();
             assertEquals(4, rs.getInt(1), "three deliveries that never finished, and the lease that found it out");
             assertTrue(rs.getString(2).startsWith("never completed: delivered 3 times"), rs.getString(2));
+        }
+    }
+
+    @Test
+    void sameNamedQueuesOfTwoDatabasesAreTwoQueueBeans() throws Exception {
+        String otherUrl = "jdbc:h2:mem:other_" + queue + ";DB_CLOSE_DELAY=-1";
+        try (Connection other = DriverDataSources.plain(otherUrl, "sa", "other").getConnection()) {
+            QueueTable elsewhere = QueueTable.open(other, queue);
+            elsewhere.createIfMissing(other);
+            long otherId = elsewhere.send(other, OutgoingMessage.text("elsewhere").build());
+            Set<Long> deliveredThere = ConcurrentHashMap.newKeySet();
+            QueueActivationSpec there = spec();
+            there.setJdbcUrl(otherUrl);
+            there.setUser("sa");
+            there.setPassword("other");
+            there.setUseXA(false);
+            activate(spec(), recording(), false, true);
+            activate(there, messages -> messages.forEach(m -> deliveredThere.add(m.id())), false, true);
+            await("the message of the other database is delivered", () -> deliveredThere.contains(otherId));
+            Set<ObjectName> beans = ManagementFactory.getPlatformMBeanServer().queryNames(
+                    new ObjectName("io.sqlqueue:type=Queue,name=" + queue + ",*"), null);
+            assertEquals(2, beans.size(), "one bean per database: " + beans);
+            Set<Object> databases = new java.util.HashSet<>();
+            for (ObjectName bean : beans) {
+                databases.add(ManagementFactory.getPlatformMBeanServer().getAttribute(bean, "Database"));
+            }
+            assertTrue(databases.contains(otherUrl), databases.toString());
+            List<Long> ids = send(3);
+            assertExactlyOnce(ids);
+            assertEquals(Set.of(otherId), deliveredThere, "each database's messages went to its own consumer");
+            try (Statement s = other.createStatement()) {
+                s.execute("DROP TABLE " + elsewhere.dialect().qualified(elsewhere.name()));
+                s.execute("DROP TABLE " + elsewhere.dialect().qualified(elsewhere.deadLetterName()));
+            }
         }
     }
 }

@@ -133,14 +133,22 @@ class DeliveryIT {
         assertEquals(0, count("SELECT COUNT(*) FROM \"flaky_q_dlq\""), "none dead-lettered");
     }
 
-    private static Object bean(String name, String attribute) throws Exception {
-        return ManagementFactory.getPlatformMBeanServer().getAttribute(new ObjectName(name), attribute);
+    /** The one bean whose name matches {@code pattern}. */
+    private static ObjectName the(String pattern) throws Exception {
+        java.util.Set<ObjectName> names = ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName(pattern),
+                null);
+        assertEquals(1, names.size(), pattern + " matches " + names);
+        return names.iterator().next();
+    }
+
+    private static Object bean(String pattern, String attribute) throws Exception {
+        return ManagementFactory.getPlatformMBeanServer().getAttribute(the(pattern), attribute);
     }
 
     @Test
     void theManagementBeansCountWhatTheTablesShowAndPauseHoldsDeliveriesBack() throws Exception {
-        String consumer = "io.sqlqueue:type=Consumer,queue=counted_q,name=Counted";
-        String queue = "io.sqlqueue:type=Queue,name=counted_q";
+        String consumer = "io.sqlqueue:type=Consumer,queue=counted_q,name=Counted,*";
+        String queue = "io.sqlqueue:type=Queue,name=counted_q,*";
         long committedBefore = (long) bean(consumer, "Committed");
         long rolledBackBefore = (long) bean(consumer, "RolledBack");
         List<OutgoingMessage> messages = new ArrayList<>();
@@ -160,7 +168,7 @@ class DeliveryIT {
         await("the queue bean shows the dead letters", () -> (long) bean(queue, "DeadLettered") == 10
                 && (long) bean(queue, "Ready") == 0);
 
-        ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(consumer), "pause", null, null);
+        ManagementFactory.getPlatformMBeanServer().invoke(the(consumer), "pause", null, null);
         LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // a delivery in progress ends
         List<OutgoingMessage> later = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
@@ -170,14 +178,14 @@ class DeliveryIT {
         LockSupport.parkNanos(Duration.ofSeconds(1).toNanos()); // 10 poll intervals
         assertEquals(0, count("SELECT COUNT(*) FROM deliveries WHERE body LIKE 'later%'"), "nothing while paused");
         assertEquals(20, count("SELECT COUNT(*) FROM \"counted_q\""), "all waiting in the queue");
-        ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(consumer), "resume", null, null);
+        ManagementFactory.getPlatformMBeanServer().invoke(the(consumer), "resume", null, null);
         await("the 20 delivered after resume", () -> count("SELECT COUNT(*) FROM deliveries WHERE body LIKE 'later%'") == 20);
         assertEquals(20, count("SELECT COUNT(DISTINCT message_id) FROM deliveries WHERE body LIKE 'later%'"), "each once");
 
         // the bug is fixed: the dead letters go back to the queue and are processed
         Counted.rejectPoison = false;
         try {
-            assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(queue),
+            assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(the(queue),
                     "requeueDeadLetters", new Object[] {100}, new String[] {"int"}));
             await("the requeued ones processed", () -> count(
                     "SELECT COUNT(*) FROM deliveries WHERE queue_name = 'counted_q' AND body LIKE 'poison%'") == 10);
