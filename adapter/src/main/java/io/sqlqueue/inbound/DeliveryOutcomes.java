@@ -13,13 +13,16 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.logging.Level;
 
 /**
  * Writes down how an activation's deliveries ended, each in a short transaction of its own after
  * the delivery (except {@link #journalCompleted}, which joins it): acknowledged, failed (back-off
  * or dead letters), given back uncounted, or dead-lettered by the lease. None of these lose a
- * message when the database is unreachable: the lease runs out and the message comes back.
+ * message when the database is unreachable: they are tried again when it answers, and should the
+ * server stop first, the lease runs out and the message comes back.
  */
 final class DeliveryOutcomes {
 
@@ -116,16 +119,41 @@ final class DeliveryOutcomes {
     }
 
     /**
-     * Runs {@code work} on a connection outside any transaction. A failure is logged, not thrown:
-     * the leases then run out and the messages come back, with their attempts counted.
+     * Runs {@code work} on a connection outside any transaction. A failure (the database is away)
+     * is not thrown: the work is kept and tried again by {@link #settleLeftovers} once the poller
+     * reaches the database, so the messages need not wait for their lease to run out; should this
+     * server stop first, the leases run out and the messages come back all the same.
      */
     private void inOwnTransaction(String what, Work work) {
         try (Connection c = activation.connections.plain()) {
             work.run(c, activation.table(c));
         } catch (SQLException | RuntimeException e) {
             activation.monitor.failed(Delivery.describe(e));
-            QueueActivation.log(Level.WARNING, "cannot " + what + " messages of " + activation.spec.getQueue() + ": "
-                    + e.getMessage() + "; they come back when their lease (leaseTime) runs out", null);
+            if (leftovers.size() >= MAX_LEFTOVERS) {
+                leftovers.poll(); // the oldest: its leases have likely run out already
+            }
+            leftovers.add(work);
+            QueueActivation.log(Level.INFO, "cannot " + what + " messages of " + activation.spec.getQueue() + " now ("
+                    + e.getMessage() + "); trying again when the database answers", null);
+        }
+    }
+
+    /** Outcomes that could not be written down, in order; each is fenced by its lease, so repeating one is harmless. */
+    private final Queue<Work> leftovers = new ConcurrentLinkedQueue<>();
+    private static final int MAX_LEFTOVERS = 10_000;
+
+    /** Called by the poller when the database answers: writes down what an outage kept back. */
+    void settleLeftovers() {
+        if (leftovers.isEmpty()) {
+            return;
+        }
+        try (Connection c = activation.connections.plain()) {
+            QueueTable table = activation.table(c);
+            for (Work w; (w = leftovers.peek()) != null; leftovers.poll()) {
+                w.run(c, table);
+            }
+        } catch (SQLException | RuntimeException e) {
+            activation.monitor.failed(Delivery.describe(e)); // still away: the next poll tries again
         }
     }
 

@@ -90,6 +90,7 @@ final class Poller implements Work {
         try {
             boolean ready = activation.table(connection).peek(connection);
             activation.monitor.polled(ready);
+            activation.outcomes.settleLeftovers();
             if (outage) {
                 outage = false;
                 QueueActivation.LOG.info(() -> "the database of queue " + activation.spec.getQueue()

@@ -39,10 +39,14 @@ final class TransactedDelivery implements Synchronization {
 
     /** The leased messages whose delete is part of the transaction. */
     private final List<LeasedMessage> taken = new ArrayList<>();
-    /** Whether the bean ran: only then can a rollback be the message's fault. */
+    /** The steps inside the transaction; only a failure of the bean's own can be the message's fault. */
+    private enum Step { TAKE, DELIVER, RECORD, DONE }
+
+    private Step step = Step.TAKE;
+    /** Whether the bean ran. */
     private boolean reachedBean;
-    /** A failure of the adapter's own statements (take, record): not the message's fault either. */
-    private boolean adapterFailed;
+    /** The step that threw, if one did. */
+    private Step failedAt;
     private Throwable failure;
     private volatile int status = Status.STATUS_UNKNOWN;
 
@@ -71,18 +75,18 @@ final class TransactedDelivery implements Synchronization {
         try {
             if (inTransaction) {
                 registry.registerInterposedSynchronization(this);
-                adapterFailed = true;
                 take();
-                adapterFailed = false;
+                step = Step.DELIVER;
                 deliver();
-                adapterFailed = true;
+                step = Step.RECORD;
                 if (registry.getTransactionStatus() == Status.STATUS_ACTIVE) {
                     record();
                 }
-                adapterFailed = false;
+                step = Step.DONE;
             }
         } catch (Throwable t) {
             failure = t;
+            failedAt = step;
             markRollbackOnly(registry);
         } finally {
             try {
@@ -168,7 +172,7 @@ final class TransactedDelivery implements Synchronization {
         String error = failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or a failed"
                 + " commit)" : Delivery.describe(failure);
         activation.monitor.rolledBack(taken.size(), error);
-        if (!reachedBean || adapterFailed) {
+        if (!reachedBean || failedAt == Step.TAKE || failedAt == Step.RECORD) {
             // The adapter's own statements failed (the database, a journal that cannot be written):
             // not the message's fault. Uncounted, and the poller waits a little before trying again.
             activation.monitor.failed(error);
