@@ -294,6 +294,35 @@ public final class QueueTable {
     }
 
     /**
+     * Acknowledges leased messages in one JDBC batch (one round trip) and returns those whose lease
+     * was still theirs, in order: inside a delivery transaction, the deletes that commit with it.
+     * An SQLException leaves the caller's transaction to roll back.
+     */
+    public List<LeasedMessage> ackAll(Connection c, List<LeasedMessage> messages) throws SQLException {
+        if (messages.size() == 1) {
+            return ack(c, messages.get(0)) ? messages : List.of();
+        }
+        List<LeasedMessage> acked = new ArrayList<>(messages.size());
+        try (SqlTemplate.Bound b = sql.ack().prepare(c)) {
+            for (LeasedMessage m : messages) {
+                b.setLong("id", m.message().id()).setLong("token", m.leaseToken());
+                b.statement().addBatch();
+            }
+            int[] counts = b.statement().executeBatch();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 1) {
+                    acked.add(messages.get(i));
+                } else if (counts[i] != 0) {
+                    // Which rows went is unknown: the caller must roll back, or a delete could commit unseen.
+                    throw new SQLException("the driver reported " + counts[i] + " for the acknowledgement of message "
+                            + messages.get(i).message().id() + ", not 1 or 0");
+                }
+            }
+        }
+        return acked;
+    }
+
+    /**
      * Gives a leased message back after a failure: it becomes visible again after the retry
      * back-off, with {@code error} as its {@code last_error}, or moves to the dead-letter table if
      * this was its last attempt. {@link FailureOutcome#STALE} when the lease is no longer this one's.

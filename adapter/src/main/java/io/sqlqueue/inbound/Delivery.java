@@ -23,11 +23,13 @@ import java.util.logging.Level;
  * {@code beforeDelivery}/{@code afterDelivery} pair each, all on this thread) until the queue is
  * empty or the activation stops.
  *
- * <p>Every delivery starts the same way: a short committed lease hides the next messages from
- * other consumers and counts the attempt, so a delivery that never finishes (the server killed in
+ * <p>A delivery starts with a short committed lease that hides the next messages from other
+ * consumers and counts the attempt, so a delivery that never finishes (the server killed in
  * {@code onMessage}) has still been counted, and the message comes back when the lease runs out.
- * A transacted bean then gets them in a {@link TransactedDelivery}; a bean without a transaction
- * gets them directly and each is acknowledged when {@code onMessage} returns.
+ * A transacted bean then gets them in a {@link TransactedDelivery} ({@link LeasedTake}); a bean
+ * without a transaction gets them directly, each acknowledged when {@code onMessage} returns. With
+ * attemptCounting=afterRollback a transacted delivery claims inside its transaction instead
+ * ({@link ClaimedTake}).
  */
 final class Delivery implements Work {
 
@@ -50,14 +52,8 @@ final class Delivery implements Work {
                 return;
             }
             try {
-                while (!released && !activation.stopping() && !activation.paused()) {
-                    List<LeasedMessage> leased = lease(channel);
-                    if (leased == null) {
-                        break; // nothing ready
-                    }
-                    if (!leased.isEmpty() && !deliver(endpoint, channel, leased)) {
-                        break;
-                    }
+                while (!released && !activation.stopping() && !activation.paused() && deliverNext(endpoint, channel)) {
+                    // next message
                 }
             } finally {
                 endpoint.release();
@@ -92,19 +88,29 @@ final class Delivery implements Work {
         }
     }
 
-    /** Delivers leased messages; false when delivery should pause (no transaction was begun for it). */
-    private boolean deliver(MessageEndpoint endpoint, DeliveryConnections.Channel channel, List<LeasedMessage> leased)
-            throws ResourceException, NoSuchMethodException {
-        if (activation.transacted) {
-            return new TransactedDelivery(activation, endpoint, channel, leased).run();
+    /** Delivers the next message (or batch); false when this delivery thread should stop. */
+    private boolean deliverNext(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
+            throws SQLException, ResourceException, NoSuchMethodException {
+        if (activation.transacted && !activation.countsBeforeDelivery) {
+            return new TransactedDelivery(activation, endpoint, channel, new ClaimedTake(activation)).run();
         }
-        deliverUntransacted(endpoint, channel, leased);
+        List<LeasedMessage> leased = lease(channel);
+        if (leased == null) {
+            return false; // nothing ready
+        }
+        if (leased.isEmpty()) {
+            return true; // the lease found only rows for the dead-letter table
+        }
+        if (activation.transacted) {
+            return new TransactedDelivery(activation, endpoint, channel, new LeasedTake(activation, leased)).run();
+        }
+        deliverUntransacted(endpoint, leased);
         return true;
     }
 
     /** A bean without a transaction: acknowledged when onMessage returns, given back when it throws. */
-    private void deliverUntransacted(MessageEndpoint endpoint, DeliveryConnections.Channel channel,
-            List<LeasedMessage> leased) throws ResourceException, NoSuchMethodException {
+    private void deliverUntransacted(MessageEndpoint endpoint, List<LeasedMessage> leased)
+            throws ResourceException, NoSuchMethodException {
         Instant claimedAt = Instant.now();
         List<QueueMessage> messages = leased.stream().map(LeasedMessage::message).toList();
         Throwable failure = null;

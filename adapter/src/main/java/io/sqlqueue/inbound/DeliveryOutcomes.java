@@ -54,19 +54,22 @@ final class DeliveryOutcomes {
     void failed(List<LeasedMessage> leased, String error, Instant claimedAt) {
         inOwnTransaction("record the failure of", (c, table) -> {
             for (LeasedMessage m : leased) {
-                FailureOutcome outcome = table.nack(c, m, error);
-                QueueMessage message = m.message();
-                if (outcome == FailureOutcome.DEAD_LETTERED) {
-                    journal(c, message, JournalEntry.Outcome.DEAD_LETTERED, claimedAt);
-                    activation.monitor.deadLettered();
-                    QueueActivation.LOG.warning(() -> "message " + message.id() + " of " + message.queue()
-                            + " moved to the dead-letter table after " + message.attempt() + " attempts: " + error);
-                } else {
-                    QueueActivation.LOG.fine(() -> "message " + message.id() + " of " + message.queue()
-                            + " failed (attempt " + message.attempt() + "): " + error + " -> " + outcome);
-                }
+                report(c, m.message(), table.nack(c, m, error), error, claimedAt);
             }
         });
+    }
+
+    private void report(Connection c, QueueMessage message, FailureOutcome outcome, String error, Instant claimedAt)
+            throws SQLException {
+        if (outcome == FailureOutcome.DEAD_LETTERED) {
+            journal(c, message, JournalEntry.Outcome.DEAD_LETTERED, claimedAt);
+            activation.monitor.deadLettered();
+            QueueActivation.LOG.warning(() -> "message " + message.id() + " of " + message.queue()
+                    + " moved to the dead-letter table after " + message.attempt() + " attempts: " + error);
+        } else {
+            QueueActivation.LOG.fine(() -> "message " + message.id() + " of " + message.queue()
+                    + " failed (attempt " + message.attempt() + "): " + error + " -> " + outcome);
+        }
     }
 
     /** Messages that never reached the bean: visible again at once, their attempt not counted. */
@@ -80,15 +83,34 @@ final class DeliveryOutcomes {
 
     /** A row the lease moved to the dead-letter table instead of delivering it; on the lease's connection. */
     void deadLettered(Connection c, UndeliverableMessage m) throws SQLException {
-        activation.monitor.deadLettered();
-        activation.monitor.failed(m.reason());
-        QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + activation.spec.getQueue()
-                + " moved to the dead-letter table: " + m.reason());
+        journalDeadLettered(c, m);
+        countDeadLettered(m);
+    }
+
+    /** The journal row of a row moved to the dead-letter table instead of being delivered, on {@code c}. */
+    void journalDeadLettered(Connection c, UndeliverableMessage m) throws SQLException {
         CompletionJournal journal = activation.journal();
         if (journal != null) {
             journal.record(c, new JournalEntry(m.id(), m.enqueuedAt(), Instant.now(), Instant.now(), m.attempt(),
                     JournalEntry.Outcome.DEAD_LETTERED, consumer()));
         }
+    }
+
+    /** Counts and logs, once, a row moved to the dead-letter table instead of being delivered. */
+    void countDeadLettered(UndeliverableMessage m) {
+        activation.monitor.deadLettered();
+        activation.monitor.failed(m.reason());
+        QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + activation.spec.getQueue()
+                + " moved to the dead-letter table: " + m.reason());
+    }
+
+    /** Failed claimed deliveries, after their rollback: the attempt counted, back-off or dead letters. */
+    void recordFailures(List<QueueMessage> claimed, String error, Instant claimedAt) {
+        inOwnTransaction("record the failure of", (c, table) -> {
+            for (QueueMessage m : claimed) {
+                report(c, m, table.recordFailure(c, m, error), error, claimedAt);
+            }
+        });
     }
 
     /** The journal's rows for messages whose delivery is about to commit, in its transaction. */

@@ -51,6 +51,8 @@ final class QueueActivation {
     final boolean batch;
     final boolean transacted;
     final int claimSize;
+    /** attemptCounting=beforeDelivery: transacted deliveries lease first (see {@link Take}). */
+    final boolean countsBeforeDelivery;
 
     private final WorkManager workManager;
     private final Semaphore slots;
@@ -89,6 +91,7 @@ final class QueueActivation {
                     + " give the bean bean-managed transactions (or NOT_SUPPORTED) for leased delivery instead");
         }
         this.claimSize = batch ? spec.getBatchSize() : 1;
+        this.countsBeforeDelivery = QueueActivationSpec.BEFORE_DELIVERY.equals(spec.getAttemptCounting());
         this.slots = new Semaphore(spec.getMaxConcurrency());
         TableName queue = TableName.parse(spec.getQueue());
         this.wakeOnEnqueue = q -> {

@@ -80,6 +80,19 @@ public class QueueActivationSpec implements ActivationSpec {
             defaultValue = "60000")
     private Long leaseTime = 60_000L;
 
+    /** {@link #getAttemptCounting()}: counted in a committed lease before the bean sees the message. */
+    public static final String BEFORE_DELIVERY = "beforeDelivery";
+    /** {@link #getAttemptCounting()}: counted after the rollback of a failed delivery. */
+    public static final String AFTER_ROLLBACK = "afterRollback";
+
+    @ConfigProperty(description = "When a transacted delivery counts an attempt against its messages."
+            + " beforeDelivery: in a short committed lease before the bean sees them, so a message whose"
+            + " delivery kills the server still reaches maxAttempts and is dead-lettered. afterRollback: the"
+            + " delivery transaction deletes the messages and a failure is counted after its rollback, one"
+            + " statement and one commit fewer per delivery, but a message that kills the server is delivered"
+            + " again without end.", defaultValue = BEFORE_DELIVERY)
+    private String attemptCounting = BEFORE_DELIVERY;
+
     @ConfigProperty(description = "The dead-letter table; empty: the queue's name + _dlq.")
     private String deadLetterQueue = "";
 
@@ -123,6 +136,10 @@ public class QueueActivationSpec implements ActivationSpec {
         range("retryBackoff", retryBackoff, 0, 86_400_000L);
         range("maxRetryBackoff", maxRetryBackoff, retryBackoff, RetryPolicy.MAX_BACKOFF.toMillis());
         range("leaseTime", leaseTime, 1000, QueueTable.MAX_LEASE.toMillis());
+        if (!BEFORE_DELIVERY.equals(attemptCounting) && !AFTER_ROLLBACK.equals(attemptCounting)) {
+            throw invalid("attemptCounting", "must be " + BEFORE_DELIVERY + " or " + AFTER_ROLLBACK + ", was "
+                    + (attemptCounting == null ? "null" : "'" + attemptCounting + "'"));
+        }
         range("journalRetention", journalRetention, 60_000, 31_536_000_000L);
     }
 
@@ -158,6 +175,7 @@ public class QueueActivationSpec implements ActivationSpec {
                 + ", maxConcurrency=" + maxConcurrency + ", batchSize=" + batchSize + ", pollInterval=" + pollInterval
                 + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
                 + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime
+                + ", attemptCounting=" + attemptCounting
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
                         : deadLetterQueue) + ", createQueue=" + createQueue + ", journal=" + journal
                 + (Boolean.TRUE.equals(journal) ? ", journalRetention=" + journalRetention : "");
@@ -293,6 +311,14 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setJournalRetention(Long journalRetention) {
         this.journalRetention = journalRetention;
+    }
+
+    public String getAttemptCounting() {
+        return attemptCounting;
+    }
+
+    public void setAttemptCounting(String attemptCounting) {
+        this.attemptCounting = attemptCounting;
     }
 
     public Long getLeaseTime() {

@@ -1,8 +1,6 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.QueueMessage;
-import io.sqlqueue.engine.LeasedMessage;
-import io.sqlqueue.engine.QueueTable;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.transaction.Status;
@@ -11,37 +9,35 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One delivery of leased messages inside the bean's transaction, read as one sequence:
+ * One delivery inside the bean's transaction, read as one sequence:
  * <ol>
  * <li>{@code beforeDelivery} begins the transaction;
- * <li><b>take</b>: the messages are deleted under their lease, in that transaction;
+ * <li><b>take</b>: the messages are deleted in that transaction ({@link Take});
  * <li><b>deliver</b>: {@code onMessage} (or {@code onMessages});
  * <li><b>record</b>: the completion journal's rows, in that transaction;
  * <li>{@code afterDelivery} commits, or rolls back if anything above threw or the bean set
  * rollback-only: any throwable marks the transaction rollback-only first, so a delete commits only
  * with a delivery that reached the bean and was recorded;
- * <li><b>settle</b>, by the outcome a transaction synchronization saw: after a rollback the
- * messages get their back-off (the attempt was counted by the lease) or go to the dead-letter
- * table; messages that never reached the bean go back uncounted.
+ * <li><b>settle</b>, by the outcome a transaction synchronization saw: after a rollback the bean
+ * caused, the attempt is counted with its back-off (or the message dead-lettered); after one the
+ * adapter's own statements caused, or when nothing reached the bean, the messages go back uncounted.
  * </ol>
  */
 final class TransactedDelivery implements Synchronization {
 
-    private final QueueActivation activation;
-    private final MessageEndpoint endpoint;
-    private final DeliveryConnections.Channel channel;
-    private final List<LeasedMessage> leased;
-    private final Instant claimedAt = Instant.now();
-
-    /** The leased messages whose delete is part of the transaction. */
-    private final List<LeasedMessage> taken = new ArrayList<>();
     /** The steps inside the transaction; only a failure of the bean's own can be the message's fault. */
     private enum Step { TAKE, DELIVER, RECORD, DONE }
 
+    private final QueueActivation activation;
+    private final MessageEndpoint endpoint;
+    private final DeliveryConnections.Channel channel;
+    private final Take take;
+    private final Instant claimedAt = Instant.now();
+
+    private List<QueueMessage> messages = List.of();
     private Step step = Step.TAKE;
     /** Whether the bean ran. */
     private boolean reachedBean;
@@ -51,23 +47,23 @@ final class TransactedDelivery implements Synchronization {
     private volatile int status = Status.STATUS_UNKNOWN;
 
     TransactedDelivery(QueueActivation activation, MessageEndpoint endpoint, DeliveryConnections.Channel channel,
-            List<LeasedMessage> leased) {
+            Take take) {
         this.activation = activation;
         this.endpoint = endpoint;
         this.channel = channel;
-        this.leased = leased;
+        this.take = take;
     }
 
     /**
-     * Runs the delivery; false when delivery should pause: the container began no transaction for
-     * it, or the adapter's own statements failed (nothing is counted against the messages then).
+     * Runs the delivery; false when this delivery thread should stop: the queue was empty, the
+     * container began no transaction, or the adapter's own statements failed (nothing is counted
+     * against the messages then, and the poller waits a little).
      */
     boolean run() throws ResourceException, NoSuchMethodException {
         try {
             endpoint.beforeDelivery(activation.method);
         } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
-            // Enlisting a dead connection fails here, before the bean: not the message's fault.
-            activation.outcomes.giveBack(leased);
+            take.giveBack(); // enlisting a dead connection fails here, before the bean: not the message's fault
             throw e;
         }
         TransactionSynchronizationRegistry registry = activation.adapter.transactionSynchronizationRegistry();
@@ -100,36 +96,29 @@ final class TransactedDelivery implements Synchronization {
         if (!inTransaction) {
             // The container began no transaction for a transacted bean (Payara while it undeploys
             // one): a delete would commit at once and a failing delivery lose its message. Nothing
-            // was taken; the leases go back uncounted, and the poller waits a little.
+            // was taken; the messages go back uncounted, and the poller waits a little.
             QueueActivation.LOG.fine(() -> "no transaction for a delivery from " + activation.spec.getQueue()
                     + ": nothing taken");
-            activation.outcomes.giveBack(leased);
+            take.giveBack();
             activation.backOff(activation.spec.getPollInterval());
             return false;
         }
         return settle();
     }
 
-    /** Deletes each message under its lease, in the transaction; a lease another consumer took over is skipped. */
     private void take() throws SQLException {
         Connection c = channel.claimConnection(); // after beforeDelivery: enlisted in the bean's transaction
         try {
-            QueueTable table = activation.table(c);
-            for (LeasedMessage m : leased) {
-                if (table.ack(c, m)) {
-                    taken.add(m);
-                }
-            }
+            messages = take.take(c);
         } finally {
             channel.release(c);
         }
     }
 
     private void deliver() {
-        if (taken.isEmpty()) {
+        if (messages.isEmpty()) {
             return;
         }
-        List<QueueMessage> messages = messages();
         long started = activation.monitor.delivering(messages);
         reachedBean = true;
         try {
@@ -141,12 +130,12 @@ final class TransactedDelivery implements Synchronization {
 
     /** The completion journal's rows, in the transaction: no row, no commit. */
     private void record() throws SQLException {
-        if (taken.isEmpty() || activation.journal() == null) {
+        if (messages.isEmpty() || activation.journal() == null) {
             return;
         }
         Connection c = channel.claimConnection();
         try {
-            activation.outcomes.journalCompleted(c, messages(), claimedAt);
+            activation.outcomes.journalCompleted(c, messages, claimedAt);
         } finally {
             channel.release(c);
         }
@@ -160,23 +149,24 @@ final class TransactedDelivery implements Synchronization {
         }
     }
 
-    /** After the transaction: counts, back-off, dead letters, or leases given back. False: pause delivery. */
+    /** After the transaction: counts, back-off, dead letters, or messages given back. False: stop. */
     private boolean settle() {
-        if (taken.isEmpty() && failure == null) {
-            return true; // every lease was lost to another consumer in the meantime: theirs now
-        }
         if (status == Status.STATUS_COMMITTED) {
-            activation.monitor.committed(taken.size());
-            return true;
+            activation.monitor.committed(messages.size());
+            take.committed();
+            return !take.foundNothing();
+        }
+        if (messages.isEmpty() && failure == null) {
+            return !take.foundNothing(); // nothing to deliver, and nothing failed
         }
         String error = failure == null ? "the transaction rolled back (setRollbackOnly, a timeout or a failed"
                 + " commit)" : Delivery.describe(failure);
-        activation.monitor.rolledBack(taken.size(), error);
+        activation.monitor.rolledBack(messages.size(), error);
         if (!reachedBean || failedAt == Step.TAKE || failedAt == Step.RECORD) {
             // The adapter's own statements failed (the database, a journal that cannot be written):
             // not the message's fault. Uncounted, and the poller waits a little before trying again.
             activation.monitor.failed(error);
-            activation.outcomes.giveBack(leased);
+            take.giveBack();
             activation.backOff(activation.spec.getPollInterval());
             return false;
         }
@@ -184,15 +174,11 @@ final class TransactedDelivery implements Synchronization {
             // Likely the undeploy itself broke the delivery: counting it could dead-letter a good
             // message that a few redeployments happened to catch in flight.
             QueueActivation.LOG.fine(() -> "not counting a failed attempt during deactivation: " + error);
-            activation.outcomes.giveBack(taken);
+            take.giveBack();
             return false;
         }
-        activation.outcomes.failed(taken, error, claimedAt);
+        take.failed(error, claimedAt);
         return true;
-    }
-
-    private List<QueueMessage> messages() {
-        return taken.stream().map(LeasedMessage::message).toList();
     }
 
     @Override

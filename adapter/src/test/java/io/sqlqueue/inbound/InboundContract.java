@@ -46,6 +46,17 @@ abstract class InboundContract {
 
     protected abstract String[] database();
 
+    /** The activations' attemptCounting. */
+    protected String attemptCounting() {
+        return QueueActivationSpec.BEFORE_DELIVERY;
+    }
+
+    /** Skips a test whose exact counts hold only when attempts are counted before delivery. */
+    private void assumeCountedBeforeDelivery(String why) {
+        assumeTrue(attemptCounting().equals(QueueActivationSpec.BEFORE_DELIVERY),
+                "attemptCounting=" + attemptCounting() + ": " + why);
+    }
+
     private FakeContainer container;
     private QueueResourceAdapter adapter;
     private Connection admin;
@@ -100,6 +111,7 @@ abstract class InboundContract {
         spec.setMaxAttempts(3);
         spec.setRetryBackoff(0L);
         spec.setMaxRetryBackoff(0L);
+        spec.setAttemptCounting(attemptCounting());
         return spec;
     }
 
@@ -212,6 +224,8 @@ abstract class InboundContract {
 
     @Test
     void aBeanThatThrowsGetsTheMessageAgainAndItIsProcessedOnce() throws Exception {
+        assumeCountedBeforeDelivery("a redelivery can come before the failure is counted, so its attempt()"
+                + " may still say 1");
         List<Long> ids = send(300);
         Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
         FakeContainer.Bean record = recording();
@@ -419,6 +433,8 @@ abstract class InboundContract {
 
     @Test
     void theManagementBeansReportWhatTheTablesShowAndGoAwayOnDeactivation() throws Exception {
+        assumeCountedBeforeDelivery("a poison message can be delivered once more than maxAttempts, so the"
+                + " rolled-back count is not exact");
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             ids.add(table.send(admin, OutgoingMessage.text(i % 10 == 0 ? "poison" : "fine").build()));
@@ -730,6 +746,8 @@ abstract class InboundContract {
 
     @Test
     void aMessageWhoseDeliveriesKillTheServerIsDeadLetteredAfterMaxAttempts() throws Exception {
+        assumeCountedBeforeDelivery("deliveries that never finish are not counted: such a message is delivered"
+                + " again without end");
         long killer = table.send(admin, OutgoingMessage.text("kills the server").build());
         List<Long> good = send(20);
         for (int crash = 1; crash <= 3; crash++) {

@@ -55,6 +55,8 @@ class QueueActivationSpecTest {
                 problem(s -> s.setPollInterval(null)));
         assertTrue(problem(s -> s.setMaxRetryBackoff(10L)).startsWith("activation property maxRetryBackoff"));
         assertTrue(problem(s -> s.setLeaseTime(5L)).startsWith("activation property leaseTime"));
+        assertEquals("activation property attemptCounting must be beforeDelivery or afterRollback, was 'never'",
+                problem(s -> s.setAttemptCounting("never")));
         assertTrue(problem(s -> s.setJournalRetention(1000L)).startsWith("activation property journalRetention must be"));
         assertDoesNotThrow(() -> spec(s -> s.setQueue("sales.orders")).validate());
     }

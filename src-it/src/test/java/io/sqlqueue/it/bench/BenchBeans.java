@@ -34,6 +34,7 @@ final class BenchBeans {
     static final int BATCH_SIZE = 50;
 
     static final Tally PER_MESSAGE = new Tally();
+    static final Tally PER_MESSAGE_AFTER_ROLLBACK = new Tally();
     static final Tally BATCHES = new Tally();
     static final Arrivals ARRIVALS = new Arrivals();
 
@@ -92,6 +93,27 @@ final class BenchBeans {
         public void onMessage(QueueMessage message) {
             recordDone(ds, List.of(message));
             countOnCommit(tsr, PER_MESSAGE, 1);
+        }
+    }
+
+    /** As {@link PerMessage}, with attempts counted after a rollback instead of before each delivery. */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "bench_single_ar"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "attemptCounting", propertyValue = "afterRollback"),
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "" + CONCURRENCY),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20"),
+        @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "20")})
+    public static class PerMessageAfterRollback implements QueueListener {
+        @Resource(lookup = DS)
+        private DataSource ds;
+        @Resource
+        private TransactionSynchronizationRegistry tsr;
+
+        @Override
+        public void onMessage(QueueMessage message) {
+            recordDone(ds, List.of(message));
+            countOnCommit(tsr, PER_MESSAGE_AFTER_ROLLBACK, 1);
         }
     }
 

@@ -44,6 +44,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <ul>
  *   <li>{@code per-message}: a filled queue drained by the per-message bean against the raw loop;
  *       p50/p99 (and raw_p50/raw_p99) are the cycle time of one delivery thread, commit to commit.
+ *   <li>{@code per-message-after-rollback}: the same with attemptCounting=afterRollback (a failure
+ *       counted after its rollback, not each attempt before delivery).
  *   <li>{@code batch}: the same by the batch bean (50 per transaction) against the per-message raw
  *       loop; p50/p99 are per batch.
  *   <li>{@code latency}: one message at a time sent through the connection factory, from before the
@@ -78,7 +80,8 @@ class EndToEndBenchmark {
                 + "\nrounds=" + System.getProperty("bench.rounds", "5")
                 + "\nlatencySamples=" + System.getProperty("bench.latency.samples", "500") + "\n";
         return ShrinkWrap.create(WebArchive.class, "bench.war")
-                .addClasses(BenchBeans.class, BenchBeans.PerMessage.class, BenchBeans.Batch.class,
+                .addClasses(BenchBeans.class, BenchBeans.PerMessage.class, BenchBeans.PerMessageAfterRollback.class,
+                        BenchBeans.Batch.class,
                         BenchBeans.Latency.class, BenchBeans.Sender.class, Tally.class, Samples.class,
                         Arrivals.class, RawLoop.class)
                 .addAsResource(new StringAsset(settings), SETTINGS)
@@ -121,7 +124,7 @@ class EndToEndBenchmark {
         ds = InitialContext.doLookup(BenchBeans.DS);
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS bench_done (message_id BIGINT NOT NULL)");
-            for (String q : new String[] {"bench_single", "bench_batch", "bench_latency", "bench_raw", "bench_raw_latency"}) {
+            for (String q : new String[] {"bench_single", "bench_single_ar", "bench_batch", "bench_latency", "bench_raw", "bench_raw_latency"}) {
                 QueueTable.open(c, q).createIfMissing(c);
                 s.execute("DELETE FROM \"" + q + "\"");
             }
@@ -136,6 +139,12 @@ class EndToEndBenchmark {
 
     @Test
     @Order(2)
+    void perMessageCountedAfterRollback() throws Exception {
+        compare("per-message-after-rollback", "bench_single_ar", BenchBeans.PER_MESSAGE_AFTER_ROLLBACK, messages);
+    }
+
+    @Test
+    @Order(3)
     void batch() throws Exception {
         // batches drain several times faster: more messages keep each run long enough to measure
         compare("batch", "bench_batch", BenchBeans.BATCHES, messages * 5);
@@ -163,7 +172,7 @@ class EndToEndBenchmark {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void latency() throws Exception {
         Samples adapter = new Samples();
         Samples baseline = new Samples();
