@@ -11,8 +11,10 @@ import javax.transaction.xa.Xid;
  * MS DTC): the transaction manager's commit commits the connection's local transaction. Exact when
  * it is the transaction's only resource (the TM then commits in one phase); next to other
  * resources the server treats it as a last resource, and a crash between the two commits can lose
- * or repeat a delivery. Prepare therefore reports read-only work as such and otherwise votes yes
- * without a durable prepare.
+ * or repeat a delivery. Prepare always votes yes without making anything durable (a local
+ * transaction has no prepared state: should the server die before the commit, it rolls back when
+ * the connection goes). A commit that fails is reported as rolled back only when the database said
+ * so (SQLSTATE class 40); otherwise its outcome is unknown, and says so (XA_HEURHAZ).
  */
 final class LocalXAResource implements XAResource {
 
@@ -61,9 +63,16 @@ final class LocalXAResource implements XAResource {
             } else {
                 connection.rollback();
             }
-            connection.setAutoCommit(true);
         } catch (SQLException e) {
-            throw error(commit ? XAException.XA_RBCOMMFAIL : XAException.XAER_RMFAIL, e);
+            boolean rolledBack = e.getSQLState() != null && e.getSQLState().startsWith("40");
+            throw error(!commit ? XAException.XAER_RMFAIL
+                    : rolledBack ? XAException.XA_RBROLLBACK : XAException.XA_HEURHAZ, e);
+        } finally {
+            try {
+                connection.setAutoCommit(true);
+            } catch (SQLException broken) {
+                // the connection is gone; the delivery thread finds out on its next statement
+            }
         }
     }
 

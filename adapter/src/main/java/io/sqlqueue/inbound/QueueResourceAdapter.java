@@ -1,6 +1,7 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.DriverRegistrations;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -74,6 +75,7 @@ public class QueueResourceAdapter implements ResourceAdapter {
     @Override
     public void start(BootstrapContext context) {
         this.context = context;
+        DriverRegistrations.acquire();
         LOG.info(() -> "SQL queue resource adapter started" + (jdbcUrl.isEmpty() ? ""
                 : ": default database " + DriverDataSources.withoutSecrets(jdbcUrl) + " as user '" + user + "'"));
     }
@@ -97,6 +99,7 @@ public class QueueResourceAdapter implements ResourceAdapter {
         recoveryChannels.clear(); // (the stopped activations took their enqueue listeners away)
         context = null;
         registry = null;
+        DriverRegistrations.release();
         LOG.info("SQL queue resource adapter stopped");
     }
 
