@@ -11,11 +11,14 @@ import java.util.logging.Logger;
 
 /**
  * The JDBC drivers packed in the adapter register themselves with the JVM-wide
- * {@link DriverManager} when their classes load (pgjdbc's data sources even connect through it),
- * and a registered driver keeps its class loader, so the whole undeployed adapter, reachable.
- * The resource adapter instances of one deployment hold them in use; when the last one stops,
- * the drivers its class loader registered are deregistered, and registered again should another
- * instance start in the same deployment. Outside an application server (tests, plain Java) the
+ * {@link DriverManager} when their classes initialize (pgjdbc's data sources even connect through
+ * it), and a registered driver keeps its class loader, so the whole undeployed adapter, reachable.
+ * The first resource adapter instance of a deployment initializes them, so that whatever
+ * registers is registered before the last instance stops, which deregisters the drivers its class
+ * loader registered (a driver class first initialized after that would stay registered for good);
+ * they are registered again should another instance start in the same deployment. The .rar packs
+ * the drivers without their {@code java.sql.Driver} service entry, so no server initializes them in
+ * a class loader the adapter never runs in. Outside an application server (tests, plain Java) the
  * adapter's classes are the application's own and nothing is deregistered.
  */
 public final class DriverRegistrations {
@@ -24,12 +27,25 @@ public final class DriverRegistrations {
     private static final ClassLoader OURS = DriverRegistrations.class.getClassLoader();
     private static int inUse;
     private static final List<Driver> DEREGISTERED = new ArrayList<>();
+    private static final List<String> PACKED_DRIVERS = List.of("org.h2.Driver", "org.postgresql.Driver",
+            "com.microsoft.sqlserver.jdbc.SQLServerDriver");
+    private static boolean initialized;
 
     private DriverRegistrations() {
     }
 
     /** A resource adapter instance started. */
     public static synchronized void acquire() {
+        if (!initialized) {
+            initialized = true;
+            for (String driver : PACKED_DRIVERS) {
+                try {
+                    Class.forName(driver, true, OURS);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    LOG.log(Level.FINE, "the JDBC driver " + driver + " is not available", e);
+                }
+            }
+        }
         if (inUse++ == 0) {
             for (Driver d : DEREGISTERED) {
                 try {
