@@ -163,6 +163,18 @@ final class MicroProcess implements AutoCloseable {
         return command("log");
     }
 
+    /**
+     * Waits until the JVM ends by itself (a bean halted it) and returns its exit status; fails
+     * when it is still running after {@code timeout}.
+     */
+    int awaitExit(Duration timeout) throws InterruptedException, IOException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("Micro is still running after " + timeout);
+        }
+        control.close();
+        return process.exitValue();
+    }
+
     /** Asks Micro to shut down, then makes sure the JVM is gone. */
     @Override
     public void close() throws InterruptedException {
