@@ -142,19 +142,19 @@ public abstract class Dialect {
                 candidates(q) == null ? null : new SqlTemplate(candidates(q)),
                 new SqlTemplate(claim(q)),
                 new SqlTemplate(lease(q)),
-                new SqlTemplate("DELETE FROM " + q + " WHERE id = :id AND lease_token = :token"),
+                new SqlTemplate("DELETE FROM " + q + " WHERE " + byId(q) + " AND lease_token = :token"),
                 // The fence "attempts < :newAttempts" counts each failed attempt once, however many
                 // deliveries report it, and never lowers a count (a row written with attempts -5 gets 1).
                 new SqlTemplate("UPDATE " + q + " SET attempts = :newAttempts, last_error = :error, visible_at = "
-                        + nowPlus("delay") + ", lease_token = NULL WHERE id = :id AND attempts < :newAttempts"),
+                        + nowPlus("delay") + ", lease_token = NULL WHERE " + byId(q) + " AND attempts < :newAttempts"),
                 new SqlTemplate("UPDATE " + q + " SET last_error = :error, visible_at = " + nowPlus("delay")
-                        + ", lease_token = NULL WHERE id = :id AND lease_token = :token"),
+                        + ", lease_token = NULL WHERE " + byId(q) + " AND lease_token = :token"),
                 new SqlTemplate(deadLetter(q, dlq, "CAST(:newAttempts AS INTEGER)", "attempts < :newAttempts")),
                 new SqlTemplate(deadLetter(q, dlq, "attempts", "lease_token = :token")),
                 new SqlTemplate("INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") VALUES (:id, :priority,"
                         + " :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + now() + ")"),
                 new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + now()
-                        + ", lease_token = NULL WHERE id = :id AND lease_token = :token"),
+                        + ", lease_token = NULL WHERE " + byId(q) + " AND lease_token = :token"),
                 new SqlTemplate(peek(q)),
                 new SqlTemplate(stats(q)),
                 new SqlTemplate("SELECT COUNT(*) FROM " + dlq + readUncommitted()),
@@ -172,6 +172,14 @@ public abstract class Dialect {
                 new SqlTemplate("INSERT INTO " + j + " (" + JOURNAL_COLUMNS + ") VALUES (:messageId, :enqueuedAt,"
                         + " :claimedAt, :completedAt, :attempts, :outcome, :consumer)"),
                 new SqlTemplate(deleteBefore(j, "completed_at")));
+    }
+
+    /**
+     * The condition that picks one queue row by {@code :id} in the statements that change a row
+     * the caller took (ack, retry, release, dead-letter): {@code id = :id} by default.
+     */
+    String byId(String q) {
+        return "id = :id";
     }
 
     /** CREATE TABLE and CREATE INDEX for the queue and its dead-letter table. */

@@ -39,6 +39,11 @@ public final class QueueTable {
 
     private static final Logger LOG = Logger.getLogger(QueueTable.class.getName());
 
+    /**
+     * How often a statement in auto-commit is tried when it loses a lock conflict (chosen as a
+     * deadlock victim, or its lock wait timed out): it left nothing behind, so trying again is safe.
+     */
+    static final int LOCK_CONFLICT_TRIES = 3;
     /** The most messages one claim or lease takes (small claims never escalate to table locks). */
     public static final int MAX_CLAIM = 1000;
     /** The longest lease accepted. */
@@ -213,8 +218,8 @@ public final class QueueTable {
     public List<QueueMessage> claim(Connection c, int max, Consumer<UndeliverableMessage> undeliverable)
             throws SQLException {
         checkClaimSize(max);
-        List<Row> rows = dialect.withClaimIsolation(c,
-                () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim(), max), max)));
+        List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
+                () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim(), max), max))));
         List<QueueMessage> messages = new ArrayList<>(rows.size());
         for (Row r : rows) {
             int attempt = r.attempts < 0 ? 1 : r.attempts == Integer.MAX_VALUE ? r.attempts : r.attempts + 1;
@@ -258,8 +263,9 @@ public final class QueueTable {
             throw new IllegalArgumentException("lease time must be between 1 ms and " + MAX_LEASE + ", was " + leaseTime);
         }
         long token = ThreadLocalRandom.current().nextLong();
-        List<Row> rows = dialect.withClaimIsolation(c, () -> read(dialect.prepareClaim(c, sql, sized(leases, sql.lease(), max), max)
-                .setMillis("lease", leaseTime.toMillis()).setLong("token", token)));
+        List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
+                () -> read(dialect.prepareClaim(c, sql, sized(leases, sql.lease(), max), max)
+                        .setMillis("lease", leaseTime.toMillis()).setLong("token", token))));
         List<LeasedMessage> leased = new ArrayList<>(rows.size());
         for (Row r : rows) {
             Decoded d = r.decode(name, Math.max(1, r.attempts));
@@ -288,9 +294,11 @@ public final class QueueTable {
      * already acknowledged): the caller's work may then be repeated by the new holder.
      */
     public boolean ack(Connection c, LeasedMessage m) throws SQLException {
-        try (SqlTemplate.Bound b = sql.ack().prepare(c)) {
-            return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
-        }
+        return retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = sql.ack().prepare(c)) {
+                return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
+            }
+        });
     }
 
     /**
@@ -333,12 +341,14 @@ public final class QueueTable {
         if (retryPolicy.isExhausted(attempts)) {
             return moveToDeadLetters(c, sql.deadLetterLeased(), id, error, b -> b.setLong("token", m.leaseToken()));
         }
-        try (SqlTemplate.Bound b = sql.retryLeased().prepare(c)) {
-            b.setLong("id", id).setLong("token", m.leaseToken())
-                    .setMillis("delay", retryPolicy.backoffAfter(attempts).toMillis())
-                    .setString("error", Dialect.truncateError(error));
-            return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
-        }
+        return retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = sql.retryLeased().prepare(c)) {
+                b.setLong("id", id).setLong("token", m.leaseToken())
+                        .setMillis("delay", retryPolicy.backoffAfter(attempts).toMillis())
+                        .setString("error", Dialect.truncateError(error));
+                return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
+            }
+        });
     }
 
     /**
@@ -347,9 +357,11 @@ public final class QueueTable {
      * it in, the consumer going away). {@code false} when the lease is no longer this one's.
      */
     public boolean release(Connection c, LeasedMessage m) throws SQLException {
-        try (SqlTemplate.Bound b = sql.releaseLeased().prepare(c)) {
-            return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
-        }
+        return retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = sql.releaseLeased().prepare(c)) {
+                return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
+            }
+        });
     }
 
     /**
@@ -364,20 +376,46 @@ public final class QueueTable {
         if (retryPolicy.isExhausted(failed)) {
             return moveToDeadLetters(c, sql.deadLetterClaimed(), claimed.id(), error, b -> b.setInt("newAttempts", failed));
         }
-        try (SqlTemplate.Bound b = sql.retryClaimed().prepare(c)) {
-            b.setLong("id", claimed.id()).setInt("newAttempts", failed)
-                    .setMillis("delay", retryPolicy.backoffAfter(failed).toMillis())
-                    .setString("error", Dialect.truncateError(error));
-            return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
-        }
+        return retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = sql.retryClaimed().prepare(c)) {
+                b.setLong("id", claimed.id()).setInt("newAttempts", failed)
+                        .setMillis("delay", retryPolicy.backoffAfter(failed).toMillis())
+                        .setString("error", Dialect.truncateError(error));
+                return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
+            }
+        });
     }
 
     private FailureOutcome moveToDeadLetters(Connection c, SqlTemplate move, long id, String error, Fence fence)
             throws SQLException {
-        try (SqlTemplate.Bound b = move.prepare(c)) {
-            b.setLong("id", id).setString("error", Dialect.truncateError(error == null ? "unknown error" : error));
-            fence.bind(b);
-            return b.executeUpdate() == 1 ? FailureOutcome.DEAD_LETTERED : FailureOutcome.STALE;
+        return retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = move.prepare(c)) {
+                b.setLong("id", id).setString("error", Dialect.truncateError(error == null ? "unknown error" : error));
+                fence.bind(b);
+                return b.executeUpdate() == 1 ? FailureOutcome.DEAD_LETTERED : FailureOutcome.STALE;
+            }
+        });
+    }
+
+    /**
+     * Runs one statement of this queue; in auto-commit, where the statement is a transaction of its
+     * own, tries it again when it lost a lock conflict ({@link Dialect#isLockConflict}), up to
+     * {@link #LOCK_CONFLICT_TRIES} times. Inside the caller's transaction the exception propagates
+     * at once: a deadlock victim's transaction is already rolled back, and after a lock time-out
+     * the caller must roll back, so the claim it made returns untouched and counts no attempt.
+     */
+    private <T> T retryingLockConflicts(Connection c, Dialect.SqlCall<T> statement) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return statement.run();
+            } catch (SQLException e) {
+                if (attempt == LOCK_CONFLICT_TRIES || !dialect.isLockConflict(e) || !c.getAutoCommit()) {
+                    throw e;
+                }
+                int tried = attempt;
+                LOG.fine(() -> "queue " + name + ": a statement lost a lock conflict (try " + tried + " of "
+                        + LOCK_CONFLICT_TRIES + "), trying again: " + e.getMessage());
+            }
         }
     }
 

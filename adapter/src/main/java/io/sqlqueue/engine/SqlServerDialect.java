@@ -8,7 +8,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,7 +27,7 @@ final class SqlServerDialect extends Dialect {
 
     private static final String CLAIM_HINTS = "WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK)";
 
-    /** Rows per multi-row insert: 5 parameters a row, under the 2,100-parameter limit. */
+    /** Rows per batch of inserts: 5 parameters a row, under the 2,100-parameter limit. */
     private static final int ROWS_PER_INSERT = 400;
 
     @Override
@@ -79,8 +78,10 @@ final class SqlServerDialect extends Dialect {
                         + " CREATE TABLE " + q + " ("
                         + "id BIGINT IDENTITY(1,1) NOT NULL, "
                         + "priority SMALLINT NOT NULL DEFAULT 0, "
-                        + "visible_at DATETIME2(7) NOT NULL, "
-                        + "enqueued_at DATETIME2(7) NOT NULL, "
+                        + "visible_at DATETIME2(7) NOT NULL CONSTRAINT " + quote(t + "_visible_at_df")
+                        + " DEFAULT SYSUTCDATETIME(), "
+                        + "enqueued_at DATETIME2(7) NOT NULL CONSTRAINT " + quote(t + "_enqueued_at_df")
+                        + " DEFAULT SYSUTCDATETIME(), "
                         + "attempts INT NOT NULL DEFAULT 0, "
                         + "dedup_key NVARCHAR(200) NULL, "
                         + "headers NVARCHAR(MAX) NULL, "
@@ -107,16 +108,45 @@ final class SqlServerDialect extends Dialect {
                         + "CREATE CLUSTERED INDEX " + quote(d + "_failed") + " ON " + dlq + " (failed_at, id); "
                         + "END",
                 // On its own, so that dead-letter tables created before the requeue existed get it too.
-                "IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE object_id = OBJECT_ID(N'" + dlq + "')"
-                        + " AND name = N'" + d + "_dedup')"
+                // Found by its first key column, not by name: T-SQL engines that keep other names in
+                // sys.indexes (Babelfish) would otherwise run the CREATE again and fail. An index an
+                // operator made on dedup_key serves the requeue as well, so it counts.
+                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
+                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + dlq + "')"
+                        + " AND ic.key_ordinal = 1 AND c.name = N'dedup_key')"
                         + " CREATE NONCLUSTERED INDEX " + quote(d + "_dedup") + " ON " + dlq
-                        + " (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL");
+                        + " (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL",
+                // Tables made before the clock defaults existed get them: a catalog change only.
+                clockDefault(q, t, "visible_at"),
+                clockDefault(q, t, "enqueued_at"),
+                // Claims return their rows with OUTPUT, which SQL Server refuses on a table with an
+                // enabled trigger (error 334): say so at startup, not at the first claim.
+                "IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'" + q + "') AND is_disabled = 0)"
+                        + " THROW 51001, N'the queue table " + t + " has an enabled trigger: the adapter''s claims"
+                        + " return their rows with OUTPUT, which SQL Server refuses on such a table (error 334);"
+                        + " disable or drop the trigger', 1");
     }
 
+    /** Adds the database-clock default of {@code column} where the column has no default. */
+    private String clockDefault(String q, String table, String column) {
+        return "IF NOT EXISTS (SELECT 1 FROM sys.default_constraints d JOIN sys.columns c"
+                + " ON c.object_id = d.parent_object_id AND c.column_id = d.parent_column_id"
+                + " WHERE d.parent_object_id = OBJECT_ID(N'" + q + "') AND c.name = N'" + column + "')"
+                + " ALTER TABLE " + q + " ADD CONSTRAINT " + quote(table + "_" + column + "_df")
+                + " DEFAULT SYSUTCDATETIME() FOR " + column;
+    }
+
+    /**
+     * A transaction-owned application lock. mssql-jdbc's {@code setAutoCommit(false)} only sets
+     * IMPLICIT_TRANSACTIONS, and an EXEC opens no transaction, so without the BEGIN the lock call
+     * returned -999 and took nothing (shown over TDS by Babelfish); a negative result now fails.
+     */
     @Override
     SqlTemplate createLock() {
-        return new SqlTemplate("EXEC sp_getapplock @Resource = :resource, @LockMode = 'Exclusive',"
-                + " @LockOwner = 'Transaction', @LockTimeout = 60000");
+        return new SqlTemplate("DECLARE @granted INT; IF @@TRANCOUNT = 0 BEGIN TRANSACTION;"
+                + " EXEC @granted = sp_getapplock @Resource = :resource, @LockMode = 'Exclusive',"
+                + " @LockOwner = 'Transaction', @LockTimeout = 60000;"
+                + " IF @granted < 0 THROW 51000, 'sp_getapplock refused the lock serializing table creation', 1;");
     }
 
     @Override
@@ -138,22 +168,69 @@ final class SqlServerDialect extends Dialect {
         return null; // mssql-jdbc returns no generated keys for batches: see insertBatch
     }
 
+    /**
+     * The rows a claim or lease takes: the first :n ready ones in the clustered index's order,
+     * skipping rows other transactions hold and keeping the rest (UPDLOCK) until the statement's
+     * transaction ends. Named next_priority and next_id, so that the DML below names its own
+     * columns without a prefix.
+     */
     private String next(String q) {
-        return "WITH next AS (SELECT TOP (:n) id FROM " + q + " " + CLAIM_HINTS
+        return "WITH next (next_priority, next_id) AS (SELECT TOP (:n) priority, id FROM " + q + " " + CLAIM_HINTS
                 + " WHERE visible_at <= SYSUTCDATETIME() ORDER BY priority DESC, id) ";
+    }
+
+    /**
+     * The DML target of a claim or lease, joined to {@link #next} on the whole clustered key: the
+     * target is found by a seek of the clustered index, the rows the CTE already holds, and then
+     * its non-clustered indexes are maintained, the same order as every statement by id
+     * ({@link #byId}), so a claim and an ack of one row take their locks in one order.
+     * {@code READPAST} on the target as well keeps it from waiting on other consumers' rows
+     * whatever plan the optimiser picks. Only a real SQL Server shows the locking: Babelfish
+     * ignores table hints.
+     *
+     * <p>The target repeats the CTE's {@code visible_at} condition. On SQL Server it changes
+     * nothing (the CTE's UPDLOCK keeps the row as it was read); an engine that waits for a held
+     * row instead of skipping it and then re-reads it (Babelfish) would otherwise take a row that
+     * another consumer leased meanwhile.
+     *
+     * <p>The target is the table's own name rather than an alias: both are exact on SQL Server,
+     * and Babelfish plans {@code UPDATE alias … FROM t AS alias} as a scan of the whole table per
+     * claimed row.
+     *
+     * <p>{@code OUTPUT} without {@code INTO}, because the rows go back to the caller: SQL Server
+     * refuses it on a table with an enabled trigger (error 334), so the queue table may have none
+     * ({@link #createStatements} says so at startup). {@code OUTPUT … INTO} a table variable would
+     * lift that, but a prepared batch declaring one broke every later login to the database on
+     * Babelfish ("role dbo does not exist"), so it could not be tested here.
+     */
+    private static String target(String q) {
+        return " FROM " + q + " WITH (ROWLOCK, READPAST) INNER JOIN next ON priority = next_priority AND id = next_id"
+                + " WHERE visible_at <= SYSUTCDATETIME()";
     }
 
     @Override
     String claim(String q) {
-        return next(q) + "DELETE q OUTPUT " + messageColumns("deleted.")
-                + " FROM " + q + " AS q WITH (ROWLOCK) INNER JOIN next ON q.id = next.id";
+        return next(q) + "DELETE " + q + " OUTPUT " + messageColumns("deleted.") + target(q);
     }
 
     @Override
     String lease(String q) {
-        return next(q) + "UPDATE q SET visible_at = " + nowPlus("lease") + ", attempts = q.attempts + 1,"
-                + " lease_token = :token OUTPUT " + messageColumns("inserted.")
-                + " FROM " + q + " AS q WITH (ROWLOCK) INNER JOIN next ON q.id = next.id";
+        return next(q) + "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", attempts = "
+                + nextAttempts("attempts") + ", lease_token = :token OUTPUT " + messageColumns("inserted.") + target(q);
+    }
+
+    /**
+     * One row by {@code :id}, found through the clustered key {@code (priority, id)}: the priority
+     * is read from the primary key's index (which holds it as the row locator, so the read touches
+     * nothing else), then the row is changed through a clustered seek and its non-clustered
+     * indexes after it, the order claims and leases lock in. By {@code id} alone the optimiser
+     * seeks the primary key first, the reverse order, and an ack could deadlock with a claim of
+     * the same row (a lease that ran out). Which index the optimiser seeks only a real SQL Server
+     * shows; the clustered seek needs no lookup, so it is the cheaper plan.
+     */
+    @Override
+    String byId(String q) {
+        return "priority = (SELECT p.priority FROM " + q + " AS p WHERE p.id = :id) AND id = :id";
     }
 
     @Override
@@ -161,22 +238,24 @@ final class SqlServerDialect extends Dialect {
         String attemptsOut = attempts.equals("attempts") ? "deleted.attempts" : attempts;
         return "DELETE FROM " + q + " OUTPUT deleted.id, deleted.priority, deleted.visible_at, deleted.enqueued_at, "
                 + attemptsOut + ", deleted.dedup_key, deleted.headers, deleted.body, :error, SYSUTCDATETIME()"
-                + " INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") WHERE id = :id AND " + fence;
+                + " INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") WHERE " + byId(q) + " AND " + fence;
     }
 
     /**
-     * The dead-letter table has no unique key, so the join form of the claim cannot name the chosen
-     * rows: the DELETE goes through the CTE itself, which deletes exactly the TOP rows in the CTE's
-     * ORDER BY, and {@code OUTPUT … INTO} writes them to the queue in the same statement (the queue
-     * table has no trigger, foreign key or CHECK constraint, which OUTPUT INTO forbids). The
-     * identity column is left out, so each moved message gets a new id.
+     * The join form (T-SQL engines without updatable CTEs accept it, and it is as exact on SQL
+     * Server): the chosen dead letters are deleted and {@code OUTPUT … INTO} the queue in one
+     * statement (the queue table has no trigger, foreign key or CHECK constraint, which OUTPUT
+     * INTO forbids). The dead-letter table has no unique key, so the join matches on
+     * {@code (id, failed_at)}: two dead letters sharing both (only by hand) would move together.
+     * The identity column is left out, so each moved message gets a new id.
      */
     @Override
     String requeueDeadLetters(String q, String dlq) {
-        return "WITH batch AS (SELECT TOP (:n) * FROM " + dlq + " AS d " + CLAIM_HINTS
-                + " WHERE " + requeueable(q, dlq) + " ORDER BY d.failed_at, d.id)"
-                + " DELETE FROM batch OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key,"
-                + " deleted.headers, deleted.body, deleted.last_error INTO " + q + " (" + REQUEUE_COLUMNS + ")";
+        return "DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key,"
+                + " deleted.headers, deleted.body, deleted.last_error INTO " + q + " (" + REQUEUE_COLUMNS + ")"
+                + " FROM " + dlq + " AS t WITH (ROWLOCK, READPAST) INNER JOIN (SELECT TOP (:n) d.id, d.failed_at FROM "
+                + dlq + " AS d " + CLAIM_HINTS + " WHERE " + requeueable(q, dlq) + " ORDER BY d.failed_at, d.id) AS x"
+                + " ON t.id = x.id AND t.failed_at = x.failed_at";
     }
 
     /** No order is needed to delete everything before the cutoff, so a plain {@code DELETE TOP} does it. */
@@ -249,20 +328,29 @@ final class SqlServerDialect extends Dialect {
         return " WITH (NOLOCK)";
     }
 
+    /**
+     * READPAST is legal only under READ COMMITTED and REPEATABLE READ (error 650 otherwise, SNAPSHOT
+     * included), so other levels are pinned to READ COMMITTED for the statement and restored after.
+     * SET inside a transaction takes effect at once, with one exception: a transaction cannot go
+     * (back) to SNAPSHOT once it has begun, so inside one the rest of a SNAPSHOT transaction stays
+     * at READ COMMITTED (the claim still locks: READCOMMITTEDLOCK). Only a real SQL Server shows
+     * this; Babelfish refuses other levels.
+     */
     @Override
     <T> T withClaimIsolation(Connection c, SqlCall<T> call) throws SQLException {
         int level = c.getTransactionIsolation();
-        if (level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_REPEATABLE_READ
-                || level == SNAPSHOT) {
-            return call.run(); // READPAST is legal here (with UPDLOCK under SNAPSHOT)
+        if (level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_REPEATABLE_READ) {
+            return call.run();
         }
-        // SET inside a transaction is allowed and takes effect at once; restore it for the caller.
+        boolean restore = level != SNAPSHOT || c.getAutoCommit();
         try (Statement s = c.createStatement()) {
             s.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
             try {
                 return call.run();
             } finally {
-                s.execute("SET TRANSACTION ISOLATION LEVEL " + isolationName(level));
+                if (restore) {
+                    s.execute("SET TRANSACTION ISOLATION LEVEL " + isolationName(level));
+                }
             }
         }
     }
@@ -274,21 +362,23 @@ final class SqlServerDialect extends Dialect {
         return switch (level) {
             case Connection.TRANSACTION_READ_UNCOMMITTED -> "READ UNCOMMITTED";
             case Connection.TRANSACTION_SERIALIZABLE -> "SERIALIZABLE";
+            case SNAPSHOT -> "SNAPSHOT";
             default -> "READ COMMITTED";
         };
     }
 
     /**
-     * mssql-jdbc returns no generated keys from a batch, so rows go in as multi-row
-     * {@code INSERT … SELECT … FROM (VALUES …) ORDER BY ord}: SQL Server assigns IDENTITY values
-     * in the ORDER BY's order, so the sorted output ids are the messages' ids in order.
+     * mssql-jdbc returns no generated keys from a batch, so a chunk of rows goes in as one batch of
+     * single-row {@code INSERT … OUTPUT inserted.id}, whose results come back in statement order,
+     * one id each. (A multi-row {@code INSERT … OUTPUT … SELECT … ORDER BY} is exact on SQL Server
+     * too, but T-SQL engines such as Babelfish refuse OUTPUT with ORDER BY.)
      */
     @Override
     long[] insertBatch(Connection c, QueueSql sql, List<OutgoingMessage> messages) throws SQLException {
         long[] ids = new long[messages.size()];
         for (int from = 0; from < messages.size(); from += ROWS_PER_INSERT) {
             List<OutgoingMessage> chunk = messages.subList(from, Math.min(from + ROWS_PER_INSERT, messages.size()));
-            SqlTemplate insert = new SqlTemplate(multiRowInsert(sql, chunk.size()));
+            SqlTemplate insert = new SqlTemplate(insertChunk(sql, chunk.size()));
             try (SqlTemplate.Bound b = insert.prepare(c)) {
                 for (int i = 0; i < chunk.size(); i++) {
                     OutgoingMessage m = chunk.get(i);
@@ -297,32 +387,38 @@ final class SqlServerDialect extends Dialect {
                             .setString("h" + i, HeadersJson.write(m.headers()))
                             .setBytes("b" + i, m.body());
                 }
-                List<Long> chunkIds = new ArrayList<>(chunk.size());
-                try (ResultSet rs = b.executeQuery()) {
-                    while (rs.next()) {
-                        chunkIds.add(rs.getLong(1));
+                int read = 0;
+                Statement st = b.statement();
+                for (boolean isResultSet = b.statement().execute(); isResultSet || st.getUpdateCount() != -1;
+                        isResultSet = st.getMoreResults()) {
+                    if (!isResultSet) {
+                        continue;
+                    }
+                    try (ResultSet rs = st.getResultSet()) {
+                        while (rs.next()) {
+                            if (read == chunk.size()) {
+                                throw new SQLException("more ids than the " + chunk.size() + " rows inserted");
+                            }
+                            ids[from + read++] = rs.getLong(1);
+                        }
                     }
                 }
-                if (chunkIds.size() != chunk.size()) {
-                    throw new SQLException("inserted " + chunkIds.size() + " rows for " + chunk.size() + " messages");
-                }
-                chunkIds.sort(null);
-                for (int i = 0; i < chunkIds.size(); i++) {
-                    ids[from + i] = chunkIds.get(i);
+                if (read != chunk.size()) {
+                    throw new SQLException("inserted " + read + " rows for " + chunk.size() + " messages");
                 }
             }
         }
         return ids;
     }
 
-    private String multiRowInsert(QueueSql sql, int rows) {
-        StringBuilder values = new StringBuilder();
+    private String insertChunk(QueueSql sql, int rows) {
+        StringBuilder batch = new StringBuilder();
         for (int i = 0; i < rows; i++) {
-            values.append(i == 0 ? "" : ", ").append("(").append(i).append(", :p").append(i).append(", ")
-                    .append(nowPlus("d" + i)).append(", :h").append(i).append(", :b").append(i).append(")");
+            batch.append(i == 0 ? "" : " ").append("INSERT INTO ").append(sql.tableName())
+                    .append(" (priority, visible_at, enqueued_at, headers, body) OUTPUT inserted.id VALUES (:p")
+                    .append(i).append(", ").append(nowPlus("d" + i)).append(", SYSUTCDATETIME(), :h").append(i)
+                    .append(", :b").append(i).append(");");
         }
-        return "INSERT INTO " + sql.tableName() + " (priority, visible_at, enqueued_at, headers, body) OUTPUT inserted.id"
-                + " SELECT v.priority, v.visible_at, SYSUTCDATETIME(), v.headers, v.body FROM (VALUES " + values
-                + ") AS v (ord, priority, visible_at, headers, body) ORDER BY v.ord";
+        return batch.toString();
     }
 }

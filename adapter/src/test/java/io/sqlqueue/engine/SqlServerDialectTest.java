@@ -35,30 +35,44 @@ class SqlServerDialectTest {
     @Test
     void theClaimIsOneStatementSkippingLockedRowsInTheJoinShape() {
         String claim = sql.claim().jdbcSql();
-        assertTrue(claim.startsWith("WITH next AS (SELECT TOP (?) id FROM [dbo].[orders]"
+        assertTrue(claim.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
                 + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
                 + " ORDER BY priority DESC, id) "), claim);
-        assertTrue(claim.contains("DELETE q OUTPUT deleted.id, deleted.priority, deleted.headers, deleted.body,"
-                + " deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key FROM [dbo].[orders] AS q WITH (ROWLOCK)"
-                + " INNER JOIN next ON q.id = next.id"), claim);
+        assertTrue(claim.endsWith("DELETE [dbo].[orders] OUTPUT deleted.id, deleted.priority, deleted.headers, deleted.body,"
+                + " deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key FROM [dbo].[orders]"
+                + " WITH (ROWLOCK, READPAST) INNER JOIN next ON priority = next_priority AND id = next_id"
+                + " WHERE visible_at <= SYSUTCDATETIME()"), "joined on the whole clustered key: " + claim);
     }
 
     @Test
     void theLeaseUpdatesInTheSameShapeWithTheTokenAndAttempts() {
         String lease = sql.lease().jdbcSql();
-        assertTrue(lease.startsWith("WITH next AS (SELECT TOP (?) id FROM [dbo].[orders] WITH (ROWLOCK, READPAST, UPDLOCK,"),
-                lease);
-        assertTrue(lease.contains("UPDATE q SET visible_at = DATEADD(millisecond, ?, DATEADD(second, ?, SYSUTCDATETIME())),"
-                + " attempts = q.attempts + 1, lease_token = ? OUTPUT inserted.id"), lease);
-        assertTrue(lease.endsWith("FROM [dbo].[orders] AS q WITH (ROWLOCK) INNER JOIN next ON q.id = next.id"), lease);
+        assertTrue(lease.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
+                + " WITH (ROWLOCK, READPAST, UPDLOCK,"), lease);
+        assertTrue(lease.contains("UPDATE [dbo].[orders] SET visible_at = DATEADD(millisecond, ?, DATEADD(second, ?,"
+                + " SYSUTCDATETIME())), attempts = CASE WHEN attempts < 0 THEN 1 WHEN attempts >= 2147483647 THEN attempts"
+                + " ELSE attempts + 1 END, lease_token = ? OUTPUT inserted.id"), lease);
+        assertTrue(lease.endsWith("FROM [dbo].[orders] WITH (ROWLOCK, READPAST) INNER JOIN next ON priority = next_priority"
+                + " AND id = next_id WHERE visible_at <= SYSUTCDATETIME()"), lease);
+    }
+
+    @Test
+    void statementsByIdFindTheRowThroughTheClusteredKey() {
+        String byId = "priority = (SELECT p.priority FROM [dbo].[orders] AS p WHERE p.id = ?) AND id = ?";
+        assertEquals("DELETE FROM [dbo].[orders] WHERE " + byId + " AND lease_token = ?", sql.ack().jdbcSql());
+        assertTrue(sql.retryLeased().jdbcSql().endsWith(" WHERE " + byId + " AND lease_token = ?"), sql.retryLeased().jdbcSql());
+        assertTrue(sql.retryClaimed().jdbcSql().endsWith(" WHERE " + byId + " AND attempts < ?"), sql.retryClaimed().jdbcSql());
+        assertTrue(sql.releaseLeased().jdbcSql().endsWith(" WHERE " + byId + " AND lease_token = ?"),
+                sql.releaseLeased().jdbcSql());
     }
 
     @Test
     void deadLetteringIsOneDeleteOutputInto() {
         String move = sql.deadLetterLeased().jdbcSql();
         assertTrue(move.startsWith("DELETE FROM [dbo].[orders] OUTPUT deleted.id"), move);
-        assertTrue(move.contains("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
-                + " headers, body, last_error, failed_at) WHERE id = ? AND lease_token = ?"), move);
+        assertTrue(move.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
+                + " headers, body, last_error, failed_at) WHERE priority = (SELECT p.priority FROM [dbo].[orders] AS p"
+                + " WHERE p.id = ?) AND id = ? AND lease_token = ?"), move);
         assertTrue(sql.deadLetterClaimed().jdbcSql().contains("CAST(? AS INTEGER)"));
     }
 
@@ -82,20 +96,25 @@ class SqlServerDialectTest {
         assertTrue(sql.create().get(0).contains("CREATE UNIQUE CLUSTERED INDEX [orders_dequeue] ON [dbo].[orders]"
                 + " (priority DESC, id)"));
         assertTrue(sql.create().get(0).contains("WHERE dedup_key IS NOT NULL"));
-        assertTrue(sql.createLock().jdbcSql().startsWith("EXEC sp_getapplock @Resource = ?"));
+        String lock = sql.createLock().jdbcSql();
+        assertTrue(lock.startsWith("DECLARE @granted INT; IF @@TRANCOUNT = 0 BEGIN TRANSACTION;"
+                + " EXEC @granted = sp_getapplock @Resource = ?, @LockMode = 'Exclusive', @LockOwner = 'Transaction'"), lock);
+        assertTrue(lock.endsWith(" IF @granted < 0 THROW 51000, 'sp_getapplock refused the lock serializing table creation', 1;"),
+                "a refused lock fails instead of passing unnoticed: " + lock);
     }
 
     @Test
-    void requeueIsOneDeleteOfTheOldestDeadLettersThroughTheCteOutputIntoTheQueue() {
+    void requeueIsOneDeleteOfTheOldestDeadLettersJoinedToTheirKeysOutputIntoTheQueue() {
         String requeue = sql.requeueDeadLetters().withLiteral("n", 100).jdbcSql();
-        assertTrue(requeue.startsWith("WITH batch AS (SELECT TOP (100) * FROM [dbo].[orders_dlq] AS d"
+        assertTrue(requeue.startsWith("DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0,"
+                + " deleted.dedup_key, deleted.headers, deleted.body, deleted.last_error INTO [dbo].[orders] (priority,"
+                + " visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error) FROM [dbo].[orders_dlq] AS t"
+                + " WITH (ROWLOCK, READPAST) INNER JOIN (SELECT TOP (100) d.id, d.failed_at FROM [dbo].[orders_dlq] AS d"
                 + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS q"
                 + " WHERE q.dedup_key IS NOT NULL AND q.dedup_key = d.dedup_key)"), requeue);
-        assertTrue(requeue.contains(" ORDER BY d.failed_at, d.id) DELETE FROM batch OUTPUT deleted.priority,"
-                + " SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key, deleted.headers, deleted.body,"
-                + " deleted.last_error INTO [dbo].[orders] (priority, visible_at, enqueued_at, attempts, dedup_key, headers,"
-                + " body, last_error)"), requeue);
-        assertTrue(requeue.endsWith("last_error)"), "the identity column takes its next value: " + requeue);
+        assertTrue(requeue.endsWith(" ORDER BY d.failed_at, d.id) AS x ON t.id = x.id AND t.failed_at = x.failed_at"),
+                "the oldest failures, each deleted by its key: " + requeue);
+        assertFalse(requeue.contains("INTO [dbo].[orders] (id"), "the identity column takes its next value: " + requeue);
     }
 
     @Test
@@ -110,9 +129,27 @@ class SqlServerDialectTest {
     @Test
     void deadLetterTablesGetTheDedupIndexAlsoWhenTheyExistAlready() {
         String index = sql.create().get(2);
-        assertTrue(index.startsWith("IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE object_id ="
-                + " OBJECT_ID(N'[dbo].[orders_dlq]') AND name = N'orders_dlq_dedup')"), index);
+        assertTrue(index.startsWith("IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c"
+                + " ON c.object_id = ic.object_id AND c.column_id = ic.column_id WHERE ic.object_id ="
+                + " OBJECT_ID(N'[dbo].[orders_dlq]') AND ic.key_ordinal = 1 AND c.name = N'dedup_key')"), index);
         assertTrue(index.endsWith("ON [dbo].[orders_dlq] (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL"), index);
+    }
+
+    @Test
+    void theClockColumnsDefaultToTheDatabaseClockAlsoOnOlderTables() {
+        String create = sql.create().get(0);
+        assertTrue(create.contains("visible_at DATETIME2(7) NOT NULL CONSTRAINT [orders_visible_at_df] DEFAULT SYSUTCDATETIME(), "
+                + "enqueued_at DATETIME2(7) NOT NULL CONSTRAINT [orders_enqueued_at_df] DEFAULT SYSUTCDATETIME()"), create);
+        assertTrue(sql.create().get(3).endsWith(" ALTER TABLE [dbo].[orders] ADD CONSTRAINT [orders_visible_at_df]"
+                + " DEFAULT SYSUTCDATETIME() FOR visible_at"), sql.create().get(3));
+        assertTrue(sql.create().get(4).contains("c.name = N'enqueued_at'"), sql.create().get(4));
+    }
+
+    @Test
+    void aQueueTableWithAnEnabledTriggerIsRefusedAtStartup() {
+        String check = sql.create().get(5);
+        assertTrue(check.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'[dbo].[orders]')"
+                + " AND is_disabled = 0) THROW 51001, N'the queue table orders has an enabled trigger"), check);
     }
 
     @Test

@@ -1,5 +1,18 @@
 package io.sqlqueue.engine;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sqlqueue.api.OutgoingMessage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
 /** The engine's contract on SQL Server; each test is skipped, visibly, when it is not configured. */
 class SqlServerQueueTest extends QueueContract {
 
@@ -8,5 +21,86 @@ class SqlServerQueueTest extends QueueContract {
     @Override
     protected TestDatabase database() {
         return DATABASE;
+    }
+
+    private String queryString(Connection c, String sql, String parameter) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, parameter);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    /**
+     * The lock serializing table creation is owned by a transaction: taken outside one,
+     * sp_getapplock returns -999 and takes nothing. The statement opens the transaction itself
+     * where the driver has not (mssql-jdbc's manual commit only sets IMPLICIT_TRANSACTIONS).
+     */
+    @Test
+    void theCreationLockIsReallyHeldUntilCommit() throws SQLException {
+        String resource = "sqlqueue:" + queue.name();
+        SqlTemplate lock = queue.dialect().queueSql(queue.name(), queue.deadLetterName()).createLock();
+        String held = "SELECT APPLOCK_MODE('public', ?, 'Transaction')";
+        connection.setAutoCommit(false);
+        try (SqlTemplate.Bound b = lock.prepare(connection)) {
+            b.setString("resource", resource);
+            b.statement().execute();
+        }
+        assertEquals("Exclusive", queryString(connection, held, resource));
+        try (Connection other = database().connect()) {
+            other.setAutoCommit(false);
+            assertEquals("0", queryString(other, "SELECT APPLOCK_TEST('public', ?, 'Exclusive', 'Transaction')", resource),
+                    "another session cannot have it meanwhile");
+            other.rollback();
+        }
+        connection.commit();
+        assertEquals("NoLock", queryString(connection, held, resource), "released with the transaction");
+        connection.setAutoCommit(true);
+    }
+
+    @Test
+    void aQueueTableWithAnEnabledTriggerIsRefusedWithItsName() throws SQLException {
+        String q = queue.dialect().qualified(queue.name());
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TRIGGER " + queue.dialect().quote(queue.name().table() + "_audit") + " ON " + q
+                    + " AFTER DELETE AS BEGIN SET NOCOUNT ON; END");
+        }
+        SQLException e = assertThrows(SQLException.class, () -> queue.createIfMissing(connection));
+        assertTrue(e.getMessage().contains("the queue table " + queue.name().table() + " has an enabled trigger"),
+                e.getMessage());
+        assertTrue(connection.getAutoCommit(), "auto-commit restored");
+    }
+
+    /**
+     * A statement that keeps losing its lock wait (SET LOCK_TIMEOUT, error 1222) is tried
+     * {@link QueueTable#LOCK_CONFLICT_TRIES} times in auto-commit, then fails as a lock conflict,
+     * having changed nothing; once the row is free the same ack succeeds.
+     */
+    @Test
+    void anAckThatKeepsLosingItsLockWaitFailsAsALockConflictAndChangesNothing() throws SQLException {
+        long id = queue.send(connection, OutgoingMessage.text("held").build());
+        LeasedMessage leased = queue.lease(connection, 1, Duration.ofMinutes(5)).get(0);
+        String q = queue.dialect().qualified(queue.name());
+        try (Connection holder = database().connect()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement ps = holder.prepareStatement("UPDATE " + q + " SET last_error = 'held' WHERE id = ?")) {
+                ps.setLong(1, id);
+                assertEquals(1, ps.executeUpdate());
+            }
+            try (Statement s = connection.createStatement()) {
+                s.execute("SET LOCK_TIMEOUT 200");
+            }
+            SQLException e = assertThrows(SQLException.class, () -> queue.ack(connection, leased));
+            assertTrue(queue.dialect().isLockConflict(e), "a lock conflict: " + e.getErrorCode() + " " + e.getMessage());
+            holder.rollback();
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET LOCK_TIMEOUT -1");
+        }
+        assertEquals(new QueueStats(0, 0, 1, 0, Duration.ZERO), queue.stats(connection), "still leased, untouched");
+        assertTrue(queue.ack(connection, leased));
+        assertEquals(new QueueStats(0, 0, 0, 0, Duration.ZERO), queue.stats(connection));
     }
 }
