@@ -137,13 +137,18 @@ final class SqlServerDialect extends Dialect {
     }
 
     /**
-     * A transaction-owned application lock. mssql-jdbc's {@code setAutoCommit(false)} only sets
-     * IMPLICIT_TRANSACTIONS, and an EXEC opens no transaction, so without the BEGIN the lock call
-     * returned -999 and took nothing (shown over TDS by Babelfish); a negative result now fails.
+     * A transaction-owned application lock. An EXEC opens no transaction, so without one the lock
+     * call returns -999 and takes nothing (shown over TDS by Babelfish): the statement begins the
+     * transaction where none is open, and a negative result fails. Under IMPLICIT_TRANSACTIONS,
+     * which mssql-jdbc's {@code setAutoCommit(false)} sets, BEGIN TRANSACTION opens two levels
+     * (the implicit one and its own), and the driver's commit would end only one, leaving the
+     * lock and the DDL in an open transaction: the inner level is committed at once, so one
+     * level is left for the caller's commit (seen over TDS on Babelfish, as SQL Server documents it).
      */
     @Override
     SqlTemplate createLock() {
-        return new SqlTemplate("DECLARE @granted INT; IF @@TRANCOUNT = 0 BEGIN TRANSACTION;"
+        return new SqlTemplate("DECLARE @granted INT, @began INT = @@TRANCOUNT;"
+                + " IF @began = 0 BEGIN TRANSACTION; IF @began = 0 AND @@TRANCOUNT > 1 COMMIT;"
                 + " EXEC @granted = sp_getapplock @Resource = :resource, @LockMode = 'Exclusive',"
                 + " @LockOwner = 'Transaction', @LockTimeout = 60000;"
                 + " IF @granted < 0 THROW 51000, 'sp_getapplock refused the lock serializing table creation', 1;");
@@ -180,9 +185,9 @@ final class SqlServerDialect extends Dialect {
     }
 
     /**
-     * The DML target of a claim or lease, joined to {@link #next} on the whole clustered key: the
-     * target is found by a seek of the clustered index, the rows the CTE already holds, and then
-     * its non-clustered indexes are maintained, the same order as every statement by id
+     * The rows of a claim or lease: those {@link #next} chose, matched on the whole clustered key,
+     * so the target is found by a seek of the clustered index (the rows the CTE already holds) and
+     * its non-clustered indexes are maintained after it: the order of every statement by id
      * ({@link #byId}), so a claim and an ack of one row take their locks in one order.
      * {@code READPAST} on the target as well keeps it from waiting on other consumers' rows
      * whatever plan the optimiser picks. Only a real SQL Server shows the locking: Babelfish
@@ -191,11 +196,10 @@ final class SqlServerDialect extends Dialect {
      * <p>The target repeats the CTE's {@code visible_at} condition. On SQL Server it changes
      * nothing (the CTE's UPDLOCK keeps the row as it was read); an engine that waits for a held
      * row instead of skipping it and then re-reads it (Babelfish) would otherwise take a row that
-     * another consumer leased meanwhile.
-     *
-     * <p>The target is the table's own name rather than an alias: both are exact on SQL Server,
-     * and Babelfish plans {@code UPDATE alias … FROM t AS alias} as a scan of the whole table per
-     * claimed row.
+     * another consumer leased meanwhile. A semi-join ({@code EXISTS}) rather than a join in
+     * {@code FROM}: both are exact on SQL Server, but Babelfish re-checks a joined target's own
+     * conditions only in this form (its {@code UPDATE … FROM} leased rows twice under concurrency,
+     * and an aliased target scanned the whole table per row).
      *
      * <p>{@code OUTPUT} without {@code INTO}, because the rows go back to the caller: SQL Server
      * refuses it on a table with an enabled trigger (error 334), so the queue table may have none
@@ -203,20 +207,19 @@ final class SqlServerDialect extends Dialect {
      * lift that, but a prepared batch declaring one broke every later login to the database on
      * Babelfish ("role dbo does not exist"), so it could not be tested here.
      */
-    private static String target(String q) {
-        return " FROM " + q + " WITH (ROWLOCK, READPAST) INNER JOIN next ON priority = next_priority AND id = next_id"
-                + " WHERE visible_at <= SYSUTCDATETIME()";
-    }
+    private static final String CHOSEN = " WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority"
+            + " AND next_id = id) AND visible_at <= SYSUTCDATETIME()";
 
     @Override
     String claim(String q) {
-        return next(q) + "DELETE " + q + " OUTPUT " + messageColumns("deleted.") + target(q);
+        return next(q) + "DELETE FROM " + q + " WITH (ROWLOCK, READPAST) OUTPUT " + messageColumns("deleted.") + CHOSEN;
     }
 
     @Override
     String lease(String q) {
-        return next(q) + "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", attempts = "
-                + nextAttempts("attempts") + ", lease_token = :token OUTPUT " + messageColumns("inserted.") + target(q);
+        return next(q) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET visible_at = " + nowPlus("lease")
+                + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token OUTPUT "
+                + messageColumns("inserted.") + CHOSEN;
     }
 
     /**

@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Babelfish for PostgreSQL, the SQL Server stand-in the build machines run: it speaks TDS and
@@ -33,6 +35,20 @@ public final class Babelfish {
             return rs.next() && rs.getInt(1) == 1;
         }
     }
+
+    /** Whether the database at {@code url} is Babelfish; asked once per URL. */
+    public static boolean isBabelfish(String url, String user, String password) {
+        return BY_URL.computeIfAbsent(url, u -> {
+            try (Connection c = DriverDataSources.plain(u, user, password).getConnection()) {
+                return isBabelfish(c);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot ask " + DriverDataSources.withoutSecrets(u)
+                        + " whether it is Babelfish", e);
+            }
+        });
+    }
+
+    private static final Map<String, Boolean> BY_URL = new ConcurrentHashMap<>();
 
     /** Skips the calling test when {@code c} is connected to Babelfish, with {@code limitation} as the reason. */
     public static void assumeNotBabelfish(Connection c, String limitation) throws SQLException {

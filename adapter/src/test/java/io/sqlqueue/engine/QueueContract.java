@@ -565,6 +565,8 @@ abstract class QueueContract {
 
     @Test
     void manyProducersAndConsumersDeliverEveryCommittedMessageExactlyOnce() throws Exception {
+        Babelfish.assumeNotBabelfish(connection, Babelfish.IGNORES_READPAST + " (here the claims wait for each other's"
+                + " rows and deadlock, which Babelfish reports with its own error code, not 1205)");
         int producers = 16, consumers = 16, perProducer = 1250; // 20,000 committed messages
         QueueTable q = newQueue(new RetryPolicy(1000, Duration.ZERO, Duration.ZERO));
         Set<String> sent = ConcurrentHashMap.newKeySet();
@@ -611,7 +613,18 @@ abstract class QueueContract {
                     if (System.nanoTime() > deadline) {
                         throw new AssertionError("consumers did not finish: " + delivered.size() + " of " + sent.size());
                     }
-                    List<QueueMessage> claimed = q.claim(c, random.nextInt(1, 6));
+                    List<QueueMessage> claimed;
+                    try {
+                        claimed = q.claim(c, random.nextInt(1, 6));
+                    } catch (SQLException e) {
+                        if (!q.dialect().isLockConflict(e)) {
+                            throw e;
+                        }
+                        // Claims that wait for each other's rows (a database that cannot skip them)
+                        // can deadlock: the victim rolls back and its claim counts no attempt.
+                        c.rollback();
+                        continue;
+                    }
                     if (claimed.isEmpty()) {
                         c.commit();
                         LockSupport.parkNanos(1_000_000);

@@ -51,6 +51,15 @@ abstract class InboundContract {
         return QueueActivationSpec.BEFORE_DELIVERY;
     }
 
+    /** The activations' useXA: whether deliveries are XA branches or one-phase local transactions. */
+    protected boolean useXA() {
+        return true;
+    }
+
+    /** Skips a test that needs XA from the database where the subclass's database has none. */
+    protected void assumeXA() throws SQLException {
+    }
+
     /** Skips a test whose exact counts hold only when attempts are counted before delivery. */
     private void assumeCountedBeforeDelivery(String why) {
         assumeTrue(attemptCounting().equals(QueueActivationSpec.BEFORE_DELIVERY),
@@ -112,6 +121,7 @@ abstract class InboundContract {
         spec.setRetryBackoff(0L);
         spec.setMaxRetryBackoff(0L);
         spec.setAttemptCounting(attemptCounting());
+        spec.setUseXA(useXA());
         return spec;
     }
 
@@ -543,6 +553,7 @@ abstract class InboundContract {
     void getXAResourcesLetsTheServerRecoverADequeueLeftInDoubt() throws Exception {
         assumeTrue(!database()[0].startsWith("jdbc:h2:"),
                 "H2 ends a prepared transaction when its session closes: no in-doubt dequeue to recover");
+        assumeXA();
         long id = table.send(admin, OutgoingMessage.text("in doubt").build());
         QueueActivationSpec spec = spec();
         javax.transaction.xa.Xid xid = TestXid.next();
