@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * Microsoft SQL Server: the single-statement dequeue of the seeds. A CTE picks the next rows with
  * {@code ROWLOCK, READPAST, UPDLOCK} (skip what other consumers hold, lock what we take, never
- * escalate), and a {@code DELETE}/{@code UPDATE … OUTPUT … FROM q JOIN next} takes them; that form
- * is exact on SQL Server and accepted by T-SQL engines without updatable CTEs.
+ * escalate), and a {@code DELETE}/{@code UPDATE … OUTPUT … WHERE EXISTS (… next …)} takes them by
+ * their clustered key; that form is exact on SQL Server and accepted by T-SQL engines without
+ * updatable CTEs.
  *
  * <p>{@code READPAST} is legal only under READ COMMITTED or REPEATABLE READ (error 650), so
  * claims pin READ COMMITTED when the connection runs at another level, and carry
@@ -336,8 +337,10 @@ final class SqlServerDialect extends Dialect {
      * included), so other levels are pinned to READ COMMITTED for the statement and restored after.
      * SET inside a transaction takes effect at once, with one exception: a transaction cannot go
      * (back) to SNAPSHOT once it has begun, so inside one the rest of a SNAPSHOT transaction stays
-     * at READ COMMITTED (the claim still locks: READCOMMITTEDLOCK). Only a real SQL Server shows
-     * this; Babelfish refuses other levels.
+     * at READ COMMITTED (the claim still locks: READCOMMITTEDLOCK), and so does the session after
+     * it, while the driver still reports SNAPSHOT. Peek and purge go through here too, so they
+     * never run READPAST under SNAPSHOT; the purge, in transactions of its own, leaves the session
+     * at READ COMMITTED the same way. Only a real SQL Server shows this; Babelfish refuses SNAPSHOT.
      */
     @Override
     <T> T withClaimIsolation(Connection c, SqlCall<T> call) throws SQLException {

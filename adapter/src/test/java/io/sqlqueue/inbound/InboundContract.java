@@ -678,9 +678,17 @@ abstract class InboundContract {
         assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), idsIn("dlq"));
     }
 
-    /** Renames a table (the journal, to make its inserts fail); both names quoted, no schema. */
-    protected String renameTable(String from, String to) {
-        return "ALTER TABLE " + from + " RENAME TO " + to;
+    /**
+     * A statement that makes inserts into the (empty) journal fail: by default it renames the
+     * table to {@code away}. Both names quoted, no schema.
+     */
+    protected String makeJournalUnwritable(String journal, String away) {
+        return "ALTER TABLE " + journal + " RENAME TO " + away;
+    }
+
+    /** Undoes {@link #makeJournalUnwritable}. */
+    protected String makeJournalWritable(String journal, String away) {
+        return "ALTER TABLE " + away + " RENAME TO " + journal;
     }
 
     @Test
@@ -700,13 +708,13 @@ abstract class InboundContract {
         String here = table.dialect().qualified(journal.name());
         String away = table.dialect().qualified(io.sqlqueue.engine.TableName.parse(journal.name().table() + "_away"));
         try (Statement s = admin.createStatement()) {
-            s.execute(renameTable(here, away));
+            s.execute(makeJournalUnwritable(here, away));
         }
         List<Long> ids = send(30);
         await("deliveries fail on the journal", () -> (long) consumerBean("RolledBack") > 5);
         assertEquals(0, committed.size(), "no delivery commits without its journal row");
         try (Statement s = admin.createStatement()) {
-            s.execute(renameTable(away, here));
+            s.execute(makeJournalWritable(here, away));
         }
         assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), Set.of());
         assertEquals(0, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.name())));
