@@ -216,7 +216,7 @@ abstract class QueueContract {
 
     @Test
     void delayedMessagesStayInvisibleUntilTheirTime() throws Exception {
-        queue.send(connection, OutgoingMessage.text("later").delay(Duration.ofMillis(1500)).build());
+        queue.send(connection, OutgoingMessage.text("later").delay(Duration.ofSeconds(3)).build());
         queue.send(connection, text("now"));
 
         assertEquals(List.of("now"), texts(queue.claim(connection, 10)));
@@ -343,10 +343,11 @@ abstract class QueueContract {
     void anUnacknowledgedLeaseIsRedeliveredAndItsLateAckIsRefused() throws Exception {
         long id = queue.send(connection, text("work"));
 
-        LeasedMessage first = queue.lease(connection, 1, Duration.ofMillis(500)).get(0);
+        // Long enough for the two checks below to run inside it on a loaded build machine.
+        LeasedMessage first = queue.lease(connection, 1, Duration.ofSeconds(2)).get(0);
         assertEquals(id, first.message().id());
         assertEquals(1, first.message().attempt());
-        assertTrue(queue.lease(connection, 1, Duration.ofMillis(500)).isEmpty(), "invisible during the lease");
+        assertTrue(queue.lease(connection, 1, Duration.ofSeconds(2)).isEmpty(), "invisible during the lease");
         assertEquals(1, queue.stats(connection).leased());
 
         List<LeasedMessage> second = new ArrayList<>();
@@ -367,7 +368,7 @@ abstract class QueueContract {
 
     @Test
     void aNackSchedulesARetryWithBackoffAndRecordsTheError() throws Exception {
-        QueueTable q = newQueue(new RetryPolicy(3, Duration.ofMillis(800), Duration.ofSeconds(10)));
+        QueueTable q = newQueue(new RetryPolicy(3, Duration.ofSeconds(2), Duration.ofSeconds(10)));
         q.send(connection, text("flaky"));
 
         LeasedMessage m = q.lease(connection, 1, Duration.ofMinutes(1)).get(0);
@@ -488,7 +489,7 @@ abstract class QueueContract {
 
     @Test
     void recordFailureAfterRollbackCountsTheAttemptThenDeadLetters() throws Exception {
-        QueueTable q = newQueue(new RetryPolicy(2, Duration.ofMillis(300), Duration.ofSeconds(1)));
+        QueueTable q = newQueue(new RetryPolicy(2, Duration.ofSeconds(2), Duration.ofSeconds(5)));
         q.send(connection, text("fails twice"));
         q.send(connection, text("behind it"));
         connection.setAutoCommit(false);

@@ -45,6 +45,15 @@ public record TestDatabase(String name, DataSource dataSource, String missingRea
         });
     }
 
+    /**
+     * The URL, user and password in {@code <prefix>_URL}, {@code _USER} and {@code _PASSWORD}
+     * (each null when unset), as the inbound and outbound contracts take them.
+     */
+    public static String[] settings(String prefix) {
+        return new String[] {System.getenv(prefix + "_URL"), System.getenv(prefix + "_USER"),
+                System.getenv(prefix + "_PASSWORD")};
+    }
+
     /** A database from {@code <prefix>_URL}, {@code _USER} and {@code _PASSWORD}; unavailable without a URL. */
     private static TestDatabase fromEnvironment(String name, String prefix, String label, DataSourceFactory factory) {
         String url = System.getenv(prefix + "_URL");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueException;
 import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.TestDatabase;
 import jakarta.resource.spi.ConnectionEvent;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -23,8 +24,7 @@ class PostgresOutboundTest extends OutboundContract {
 
     @Override
     protected String[] database() {
-        return new String[] {System.getenv("SQLQUEUE_PG_URL"), System.getenv("SQLQUEUE_PG_USER"),
-                System.getenv("SQLQUEUE_PG_PASSWORD")};
+        return TestDatabase.settings("SQLQUEUE_PG");
     }
 
     @Test

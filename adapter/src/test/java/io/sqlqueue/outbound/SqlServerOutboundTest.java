@@ -3,6 +3,7 @@ package io.sqlqueue.outbound;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.sqlqueue.engine.Babelfish;
+import io.sqlqueue.engine.TestDatabase;
 
 /**
  * The outbound contract on SQL Server (SQLQUEUE_MSSQL_*); each test skipped, visibly, without it.
@@ -12,13 +13,11 @@ class SqlServerOutboundTest extends OutboundContract {
 
     @Override
     protected String[] database() {
-        return new String[] {System.getenv("SQLQUEUE_MSSQL_URL"), System.getenv("SQLQUEUE_MSSQL_USER"),
-                System.getenv("SQLQUEUE_MSSQL_PASSWORD")};
+        return TestDatabase.settings("SQLQUEUE_MSSQL");
     }
 
     private boolean babelfish() {
-        String[] db = database();
-        return Babelfish.isBabelfish(db[0], db[1], db[2]);
+        return Babelfish.isBabelfish(database());
     }
 
     @Override
