@@ -40,6 +40,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SampleEarIT {
 
     private static final int REDEPLOYMENTS = 20;
+    /** Half of them: a leak keeps them all, idle pool threads a few ({@link #assertRetiredClassLoadersDoNotAccumulate}). */
+    private static final int MOST_RETIRED_LOADERS_LEFT = REDEPLOYMENTS / 2;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Deployment(name = "probe", order = 1, testable = false)
@@ -93,20 +95,28 @@ class SampleEarIT {
     }
 
     /**
-     * After the redeployments, the retired deployments' class loaders are gone but for a few.
-     * Heap dumps (paths from GC roots) showed what may still hold one or two for a while, none of
-     * them the adapter's doing. WildFly: an idle pool thread whose stack still holds the last task
-     * it ran (a delivery Work, or a Work's context class loader) until it runs another, and the
-     * probe WAR's own module linkage to the adapter's module. Payara Server: an idle "RA Shutdown"
-     * pool thread created while an adapter stopped, which inherited that adapter's class loader as
-     * its context class loader until it retires (60 s idle). One loader per redeployment kept would
-     * be a leak: 20 here.
+     * After the redeployments, the retired deployments' class loaders do not accumulate: a leak
+     * keeps one per redeployment, 20 here, so at most half may be left. Heap dumps (paths from GC
+     * roots) showed what holds a few for a while, none of it the adapter's doing, and bounded by
+     * the servers' pools rather than by the number of deployments. WildFly: idle pool threads
+     * (its JCA work threads, "default-threads - n", and Undertow's "default task-n") keep the last
+     * task they ran in a stack frame, with the context class loader it was submitted under, until
+     * they run another (5 of 20 in one run, 4 in its dump, one more through a JDK method-handle
+     * cache); the probe WAR's own module linkage to the adapter's module. Payara Server: an idle
+     * "RA Shutdown" pool thread created while an adapter stopped, which inherited that adapter's
+     * class loader as its context class loader until it retires (60 s idle).
      */
     private static void assertRetiredClassLoadersDoNotAccumulate(URI probe) throws Exception {
         for (String className : new String[] {"io.sqlqueue.inbound.QueueResourceAdapter",
                 "io.sqlqueue.sample.OrderProcessor"}) {
-            Await.until("at most 3 class loaders of " + REDEPLOYMENTS + " undeployed applications still hold "
-                    + className, Duration.ofMinutes(3), () -> classLoadersHolding(probe, className) <= 3);
+            int[] holding = {-1};
+            try {
+                Await.until("at most " + MOST_RETIRED_LOADERS_LEFT + " class loaders of " + REDEPLOYMENTS
+                        + " undeployed applications still hold " + className, Duration.ofMinutes(3),
+                        () -> (holding[0] = classLoadersHolding(probe, className)) <= MOST_RETIRED_LOADERS_LEFT);
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + " (" + holding[0] + " do)", e);
+            }
             System.out.println("SampleEarIT: " + classLoadersHolding(probe, className) + " class loaders hold "
                     + className + " after " + REDEPLOYMENTS + " redeployments");
         }
