@@ -43,19 +43,25 @@ public class SampleDatabase {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     void createTables() {
         try (Connection c = dataSource.getConnection()) {
+            String timestamp = timestampType(c);
             if (!exists(c, "orders")) {
                 execute(c, "CREATE TABLE orders (id BIGINT PRIMARY KEY, customer VARCHAR(200) NOT NULL,"
-                        + " amount DECIMAL(12,2) NOT NULL, created_at TIMESTAMP NOT NULL)");
+                        + " amount DECIMAL(12,2) NOT NULL, created_at " + timestamp + " NOT NULL)");
             }
             if (!exists(c, "processed_orders")) {
                 // No unique key on message_id: a duplicate delivery would show as a second row.
                 execute(c, "CREATE TABLE processed_orders (order_id BIGINT NOT NULL, message_id BIGINT NOT NULL,"
-                        + " processed_at TIMESTAMP NOT NULL)");
+                        + " processed_at " + timestamp + " NOT NULL)");
             }
             QueueTable.open(c, QUEUE).createIfMissing(c);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the sample's tables: " + e.getMessage(), e);
         }
+    }
+
+    /** SQL Server's TIMESTAMP is a row version, not a point in time: DATETIME2 there. */
+    private static String timestampType(Connection c) throws SQLException {
+        return c.getMetaData().getDatabaseProductName().contains("SQL Server") ? "DATETIME2" : "TIMESTAMP";
     }
 
     private static boolean exists(Connection c, String table) throws SQLException {

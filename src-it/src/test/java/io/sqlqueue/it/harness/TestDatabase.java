@@ -3,7 +3,8 @@ package io.sqlqueue.it.harness;
 /**
  * The database of a test run, as the test archive's deployment descriptor declares it: the CI's
  * PostgreSQL (SQLQUEUE_PG_URL, _USER, _PASSWORD) in the executions that set
- * {@code it.db=postgresql}, otherwise H2 in memory. Read on the client when the archive is built,
+ * {@code it.db=postgresql}, its SQL Server (SQLQUEUE_MSSQL_*) where {@code it.db=sqlserver},
+ * otherwise H2 in memory. Read on the client when the archive is built,
  * so the descriptors carry plain values that every server accepts (no server's own
  * {@code ${...}} syntax).
  */
@@ -14,6 +15,10 @@ public record TestDatabase(String url, String user, String password, String data
         if (isPostgresql()) {
             return new TestDatabase(required("SQLQUEUE_PG_URL"), required("SQLQUEUE_PG_USER"),
                     required("SQLQUEUE_PG_PASSWORD"), "org.postgresql.ds.PGSimpleDataSource");
+        }
+        if ("sqlserver".equals(System.getProperty("it.db"))) {
+            return new TestDatabase(required("SQLQUEUE_MSSQL_URL"), required("SQLQUEUE_MSSQL_USER"),
+                    required("SQLQUEUE_MSSQL_PASSWORD"), "com.microsoft.sqlserver.jdbc.SQLServerDataSource");
         }
         return new TestDatabase("jdbc:h2:mem:" + h2Name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000", "sa", "sa",
                 "org.h2.jdbcx.JdbcDataSource");
@@ -27,7 +32,7 @@ public record TestDatabase(String url, String user, String password, String data
     private static String required(String variable) {
         String value = System.getenv(variable);
         if (value == null || value.isEmpty()) {
-            throw new IllegalStateException(variable + " must be set when it.db=postgresql");
+            throw new IllegalStateException(variable + " must be set when it.db=" + System.getProperty("it.db"));
         }
         return value;
     }
