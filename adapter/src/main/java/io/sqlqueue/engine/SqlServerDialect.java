@@ -120,12 +120,20 @@ final class SqlServerDialect extends Dialect {
                 // Tables made before the clock defaults existed get them: a catalog change only.
                 clockDefault(q, t, "visible_at"),
                 clockDefault(q, t, "enqueued_at"),
-                // Claims return their rows with OUTPUT, which SQL Server refuses on a table with an
-                // enabled trigger (error 334): say so at startup, not at the first claim.
-                "IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'" + q + "') AND is_disabled = 0)"
-                        + " THROW 51001, N'the queue table " + t + " has an enabled trigger: the adapter''s claims"
-                        + " return their rows with OUTPUT, which SQL Server refuses on such a table (error 334);"
-                        + " disable or drop the trigger', 1");
+                // Claims return their rows with OUTPUT (error 334 on a table with an enabled
+                // trigger), and dead-lettering and requeueing move rows with OUTPUT … INTO the other
+                // table (error 331 on such a target): say so at startup, not at the first claim.
+                refuseTriggers(q, "the queue table " + t, "claims return their rows with OUTPUT, which SQL Server"
+                        + " refuses on such a table (error 334)"),
+                refuseTriggers(dlq, "the dead-letter table " + d, "dead letters are moved into it with"
+                        + " OUTPUT … INTO, which SQL Server refuses on such a table (error 331)"));
+    }
+
+    /** Fails (error 51001) when {@code table} has an enabled trigger, naming it and {@code why} it cannot. */
+    private static String refuseTriggers(String table, String named, String why) {
+        return "IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'" + table + "') AND is_disabled = 0)"
+                + " THROW 51001, N'" + named + " has an enabled trigger: the adapter''s " + why
+                + "; disable or drop the trigger', 1";
     }
 
     /** Adds the database-clock default of {@code column} where the column has no default. */

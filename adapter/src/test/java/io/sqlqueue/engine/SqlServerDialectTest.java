@@ -146,10 +146,14 @@ class SqlServerDialectTest {
     }
 
     @Test
-    void aQueueTableWithAnEnabledTriggerIsRefusedAtStartup() {
+    void aQueueOrDeadLetterTableWithAnEnabledTriggerIsRefusedAtStartup() {
         String check = sql.create().get(5);
         assertTrue(check.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'[dbo].[orders]')"
                 + " AND is_disabled = 0) THROW 51001, N'the queue table orders has an enabled trigger"), check);
+        String deadLetters = sql.create().get(6);
+        assertTrue(deadLetters.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id ="
+                + " OBJECT_ID(N'[dbo].[orders_dlq]') AND is_disabled = 0) THROW 51001, N'the dead-letter table"
+                + " orders_dlq has an enabled trigger"), deadLetters);
     }
 
     @Test

@@ -61,14 +61,21 @@ class SqlServerQueueTest extends QueueContract {
 
     @Test
     void aQueueTableWithAnEnabledTriggerIsRefusedWithItsName() throws SQLException {
-        String q = queue.dialect().qualified(queue.name());
+        refusedWithATriggerOn(queue.name(), "the queue table ");
+    }
+
+    @Test
+    void aDeadLetterTableWithAnEnabledTriggerIsRefusedWithItsName() throws SQLException {
+        refusedWithATriggerOn(queue.deadLetterName(), "the dead-letter table ");
+    }
+
+    private void refusedWithATriggerOn(TableName table, String named) throws SQLException {
         try (Statement s = connection.createStatement()) {
-            s.execute("CREATE TRIGGER " + queue.dialect().quote(queue.name().table() + "_audit") + " ON " + q
-                    + " AFTER DELETE AS BEGIN SET NOCOUNT ON; END");
+            s.execute("CREATE TRIGGER " + queue.dialect().quote(table.table() + "_audit") + " ON "
+                    + queue.dialect().qualified(table) + " AFTER DELETE AS BEGIN SET NOCOUNT ON; END");
         }
         SQLException e = assertThrows(SQLException.class, () -> queue.createIfMissing(connection));
-        assertTrue(e.getMessage().contains("the queue table " + queue.name().table() + " has an enabled trigger"),
-                e.getMessage());
+        assertTrue(e.getMessage().contains(named + table.table() + " has an enabled trigger"), e.getMessage());
         assertTrue(connection.getAutoCommit(), "auto-commit restored");
     }
 

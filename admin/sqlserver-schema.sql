@@ -1,0 +1,92 @@
+-- SQL Queue Resource Adapter: the tables of one queue on SQL Server, for installations where the
+-- application's login may not create tables. Run it as a DBA with sqlcmd (or SSMS in SQLCMD mode),
+-- once per queue, then set createQueue=false on the activations of that queue if you like (the
+-- adapter's own check at startup then no longer runs, see the README's "For DBAs").
+--
+--   sqlcmd -S <server> -d <database> -i admin/sqlserver-schema.sql -v Schema=dbo Queue=orders_queue AppRole=sqlqueue_app
+--
+-- The tables are exactly those the adapter creates itself (a test in the build runs this script and
+-- compares the catalog with the adapter's own tables). Names: letters, digits and underscores,
+-- starting with a letter or underscore, at most 48 characters (the adapter refuses others).
+-- Add the application's database user to the role: ALTER ROLE [sqlqueue_app] ADD MEMBER [orders_app];
+
+:setvar Schema dbo
+:setvar Queue orders_queue
+:setvar AppRole sqlqueue_app
+
+SET XACT_ABORT ON;
+BEGIN TRANSACTION;
+
+-- The queue. Clustered on the dequeue order (priority DESC, id): a claim is an ordered range scan,
+-- inserts append at the end of their priority. The primary key on id serves acks and retries.
+-- The database clock fills visible_at and enqueued_at, so a row written by hand needs only a body.
+IF OBJECT_ID(N'[$(Schema)].[$(Queue)]', N'U') IS NULL BEGIN
+    CREATE TABLE [$(Schema)].[$(Queue)] (
+        id BIGINT IDENTITY(1,1) NOT NULL,
+        priority SMALLINT NOT NULL DEFAULT 0,
+        visible_at DATETIME2(7) NOT NULL CONSTRAINT [$(Queue)_visible_at_df] DEFAULT SYSUTCDATETIME(),
+        enqueued_at DATETIME2(7) NOT NULL CONSTRAINT [$(Queue)_enqueued_at_df] DEFAULT SYSUTCDATETIME(),
+        attempts INT NOT NULL DEFAULT 0,
+        dedup_key NVARCHAR(200) NULL,
+        headers NVARCHAR(MAX) NULL,
+        body VARBINARY(MAX) NOT NULL,
+        last_error NVARCHAR(2000) NULL,
+        lease_token BIGINT NULL,
+        CONSTRAINT [$(Queue)_pk] PRIMARY KEY NONCLUSTERED (id));
+    CREATE UNIQUE CLUSTERED INDEX [$(Queue)_dequeue] ON [$(Schema)].[$(Queue)] (priority DESC, id);
+    -- deduplication: one queued message per dedup_key
+    CREATE UNIQUE NONCLUSTERED INDEX [$(Queue)_dedup] ON [$(Schema)].[$(Queue)] (dedup_key)
+        WHERE dedup_key IS NOT NULL;
+END;
+
+-- The dead letters, clustered on when they failed (the purge deletes from its start).
+IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN
+    CREATE TABLE [$(Schema)].[$(Queue)_dlq] (
+        id BIGINT NOT NULL,
+        priority SMALLINT NOT NULL,
+        visible_at DATETIME2(7) NOT NULL,
+        enqueued_at DATETIME2(7) NOT NULL,
+        attempts INT NOT NULL,
+        dedup_key NVARCHAR(200) NULL,
+        headers NVARCHAR(MAX) NULL,
+        body VARBINARY(MAX) NOT NULL,
+        last_error NVARCHAR(2000) NULL,
+        failed_at DATETIME2(7) NOT NULL);
+    CREATE CLUSTERED INDEX [$(Queue)_dlq_failed] ON [$(Schema)].[$(Queue)_dlq] (failed_at, id);
+    -- the requeue keeps one dead letter per dedup_key
+    CREATE NONCLUSTERED INDEX [$(Queue)_dlq_dedup] ON [$(Schema)].[$(Queue)_dlq] (dedup_key, failed_at, id)
+        WHERE dedup_key IS NOT NULL;
+END;
+
+-- The completion journal (activation property journal=true): one row per finished message.
+IF OBJECT_ID(N'[$(Schema)].[$(Queue)_journal]', N'U') IS NULL BEGIN
+    CREATE TABLE [$(Schema)].[$(Queue)_journal] (
+        message_id BIGINT NOT NULL,
+        enqueued_at DATETIME2(7) NOT NULL,
+        claimed_at DATETIME2(7) NOT NULL,
+        completed_at DATETIME2(7) NOT NULL,
+        attempts INTEGER NOT NULL,
+        outcome VARCHAR(13) NOT NULL CHECK (outcome IN ('completed', 'dead_lettered')),
+        consumer NVARCHAR(200));
+    CREATE CLUSTERED INDEX [$(Queue)_journal_at] ON [$(Schema)].[$(Queue)_journal] (completed_at);
+END;
+
+COMMIT;
+GO
+
+-- What the application needs at run time: rows in and rows out. It creates nothing: with these
+-- tables in place, the adapter's start-up statements find them and change nothing.
+IF DATABASE_PRINCIPAL_ID(N'$(AppRole)') IS NULL
+    CREATE ROLE [$(AppRole)];
+GO
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[$(Queue)] TO [$(AppRole)];
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[$(Queue)_dlq] TO [$(AppRole)];
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[$(Queue)_journal] TO [$(AppRole)];
+GO
+-- And the catalog of its tables: when it starts, the adapter reads their triggers, defaults and
+-- indexes (sys.triggers, sys.default_constraints, sys.index_columns), which SQL Server shows only
+-- to principals with a permission on the table.
+GRANT VIEW DEFINITION ON [$(Schema)].[$(Queue)] TO [$(AppRole)];
+GRANT VIEW DEFINITION ON [$(Schema)].[$(Queue)_dlq] TO [$(AppRole)];
+GRANT VIEW DEFINITION ON [$(Schema)].[$(Queue)_journal] TO [$(AppRole)];
+GO
