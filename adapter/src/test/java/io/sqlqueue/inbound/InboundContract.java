@@ -60,6 +60,15 @@ abstract class InboundContract {
     protected void assumeXA() throws SQLException {
     }
 
+    /**
+     * Restarts the database server, waiting until it accepts connections again; skips the calling
+     * test where the subclass cannot restart its database.
+     */
+    protected void restartDatabase() throws Exception {
+        assumeTrue(false, "restarting the database needs a server this test started itself: the PostgreSQL"
+                + " class restarts CI's throwaway cluster");
+    }
+
     /** Skips a test whose exact counts hold only when attempts are counted before delivery. */
     private void assumeCountedBeforeDelivery(String why) {
         assumeTrue(attemptCounting().equals(QueueActivationSpec.BEFORE_DELIVERY),
@@ -739,6 +748,30 @@ abstract class InboundContract {
                 + " pg_backend_pid() AND usename = current_user AND datname = current_database()");
         assertTrue(terminated > 0, "the adapter's sessions were killed");
         killed.countDown();
+        assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), Set.of());
+    }
+
+    /**
+     * The database restarts while deliveries hold their messages in the bean, between the claim
+     * and the commit: those commits fail, and every message is still committed once.
+     */
+    @Test
+    void aDatabaseRestartBetweenClaimAndCommitLosesNothing() throws Exception {
+        List<Long> ids = send(40);
+        CountDownLatch inBean = new CountDownLatch(1);
+        CountDownLatch restarted = new CountDownLatch(1);
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            inBean.countDown();
+            restarted.await(60, TimeUnit.SECONDS);
+            record.onMessages(messages);
+        }, false, true);
+        assertTrue(inBean.await(30, TimeUnit.SECONDS));
+        admin.close();
+        restartDatabase();
+        String[] db = database();
+        admin = DriverDataSources.plain(db[0], db[1], db[2]).getConnection();
+        restarted.countDown();
         assertEachOnceCommittedOrDeadLettered(Set.copyOf(ids), Set.of());
     }
 
