@@ -18,13 +18,19 @@ class PostgresInboundTest extends InboundContract {
     }
 
     /** CI's throwaway cluster (.ci/postgres.sh exports PG_CI_DIR), restarted as its owner with pg_ctl. */
+    private static final Path PG_CTL = Path.of("/usr/lib/postgresql/15/bin/pg_ctl");
+
+    @Override
+    protected void assumeDatabaseCanRestart() {
+        String dir = System.getenv("PG_CI_DIR");
+        assumeTrue(dir != null && Files.isDirectory(Path.of(dir, "data")) && Files.isExecutable(PG_CTL),
+                "restarting PostgreSQL needs CI's throwaway cluster (PG_CI_DIR, as .ci/postgres.sh exports it)");
+    }
+
     @Override
     protected void restartDatabase() throws Exception {
         String dir = System.getenv("PG_CI_DIR");
-        Path pgCtl = Path.of("/usr/lib/postgresql/15/bin/pg_ctl");
-        assumeTrue(dir != null && Files.isDirectory(Path.of(dir, "data")) && Files.isExecutable(pgCtl),
-                "restarting PostgreSQL needs CI's throwaway cluster (PG_CI_DIR, as .ci/postgres.sh exports it)");
-        Process restart = new ProcessBuilder("runuser", "-u", "postgres", "--", pgCtl.toString(), "-D",
+        Process restart = new ProcessBuilder("runuser", "-u", "postgres", "--", PG_CTL.toString(), "-D",
                 Path.of(dir, "data").toString(), "-l", Path.of(dir, "server.log").toString(), // or it keeps our pipe
                 "-w", "-t", "60", "-m", "fast", "restart")
                 .redirectErrorStream(true).start();
