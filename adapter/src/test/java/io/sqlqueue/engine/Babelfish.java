@@ -58,6 +58,11 @@ public final class Babelfish {
 
     private static final Map<String, Boolean> BY_URL = new ConcurrentHashMap<>();
 
+    /** Skips the calling test when {@code settings} (URL, user, password) name Babelfish, with {@code limitation} as the reason. */
+    public static void assumeNotBabelfish(String[] settings, String limitation) {
+        assumeFalse(isBabelfish(settings), limitation);
+    }
+
     /** Skips the calling test when {@code c} is connected to Babelfish, with {@code limitation} as the reason. */
     public static void assumeNotBabelfish(Connection c, String limitation) throws SQLException {
         assumeFalse(isBabelfish(c), limitation);

@@ -1,7 +1,5 @@
 package io.sqlqueue.inbound;
 
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-
 import io.sqlqueue.engine.Babelfish;
 import io.sqlqueue.engine.TestDatabase;
 
@@ -16,18 +14,14 @@ class SqlServerInboundTest extends InboundContract {
         return TestDatabase.settings("SQLQUEUE_MSSQL");
     }
 
-    private boolean babelfish() {
-        return Babelfish.isBabelfish(database());
-    }
-
     @Override
     protected boolean useXA() {
-        return !babelfish();
+        return !Babelfish.isBabelfish(database());
     }
 
     @Override
     protected void assumeXA() {
-        assumeFalse(babelfish(), Babelfish.NO_XA);
+        Babelfish.assumeNotBabelfish(database(), Babelfish.NO_XA);
     }
 
     /**

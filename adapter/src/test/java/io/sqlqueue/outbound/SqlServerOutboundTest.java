@@ -1,7 +1,5 @@
 package io.sqlqueue.outbound;
 
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-
 import io.sqlqueue.engine.Babelfish;
 import io.sqlqueue.engine.TestDatabase;
 
@@ -16,12 +14,8 @@ class SqlServerOutboundTest extends OutboundContract {
         return TestDatabase.settings("SQLQUEUE_MSSQL");
     }
 
-    private boolean babelfish() {
-        return Babelfish.isBabelfish(database());
-    }
-
     @Override
     protected void assumeXA() {
-        assumeFalse(babelfish(), Babelfish.NO_XA);
+        Babelfish.assumeNotBabelfish(database(), Babelfish.NO_XA);
     }
 }

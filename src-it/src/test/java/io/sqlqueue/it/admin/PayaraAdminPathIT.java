@@ -139,16 +139,37 @@ class PayaraAdminPathIT {
             // still activated the bean with the old value)
             long t5 = System.nanoTime();
             asadmin.run("--port", String.valueOf(ADMIN_PORT), "create-system-properties", "sqlqueue.orders.maxConcurrency=2");
-            asadmin.run("restart-domain", DOMAIN);
-            lap("new value + restart-domain", t5);
-            Await.until("the bean is activated again with maxConcurrency=2", Duration.ofSeconds(60), () -> {
-                String last = null;
-                Matcher again = activated.pattern().matcher(Files.readString(serverLog));
-                while (again.find()) {
-                    last = again.group(1);
+            // Payara 6.2025.10 sometimes comes back from restart-domain without the application: its
+            // security service did not find its own JACC provider class ("PolicyProviderImpl not found
+            // by ...ejb-container", an OSGi start-up race, seen once in CI) and the deployment failed.
+            // That is the server's failure, not the adapter's: one more restart, at most.
+            for (int restart = 1; ; restart++) {
+                int logBefore = Files.exists(serverLog) ? Files.readString(serverLog).length() : 0;
+                asadmin.run("restart-domain", DOMAIN);
+                lap("new value + restart-domain", t5);
+                String[] outcome = {null};
+                Await.until("the bean is activated again with maxConcurrency=2, or the deployment failed",
+                        Duration.ofSeconds(60), () -> {
+                            String now = Files.readString(serverLog);
+                            String since = now.length() >= logBefore ? now.substring(logBefore) : now;
+                            if (since.contains("PolicyProviderImpl not found")) {
+                                outcome[0] = "JACC provider not found";
+                                return true;
+                            }
+                            String last = null;
+                            Matcher again = activated.pattern().matcher(now);
+                            while (again.find()) {
+                                last = again.group(1);
+                            }
+                            return "2".equals(last);
+                        });
+                if (outcome[0] == null) {
+                    break;
                 }
-                return "2".equals(last);
-            });
+                assertTrue(restart < 2, "Payara failed to start its JACC provider after two restarts");
+                System.out.println("PayaraAdminPathIT: Payara's JACC provider was not found after restart-domain;"
+                        + " restarting once more");
+            }
             // and delivery works after the restart (a new in-memory database: the counts start again). restart-domain
             // returns before the applications are loaded: wait until the WAR answers
             awaitAnswer(Duration.ofSeconds(60));
