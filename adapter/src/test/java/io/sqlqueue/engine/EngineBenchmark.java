@@ -93,6 +93,13 @@ public final class EngineBenchmark {
                 compare("batch-claim-50", 4, () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 50))),
                         () -> refilled(c, () -> measure(4, raw::dequeue)));
             }
+            if (selected("batch-reader-100")) {
+                // The Jakarta Batch reader's statements for a chunk of 100 (io.sqlqueue.batch.QueueItemReader:
+                // a lease, then the deletes of what it handed out, in the chunk's transaction) against
+                // the engine's batch claim of 100 in one transaction.
+                compare("batch-reader-100", 4, () -> refilled(c, () -> measure(4, conn -> readerChunk(conn, 100))),
+                        () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 100))));
+            }
             if (selected("deep-queue-1M-vs-1k")) {
                 deepQueue(c);
             }
@@ -120,6 +127,14 @@ public final class EngineBenchmark {
     private int engineClaim(Connection c, int n) throws SQLException {
         c.setAutoCommit(false);
         int got = queue.claim(c, n).size();
+        c.commit();
+        return got;
+    }
+
+    private int readerChunk(Connection c, int n) throws SQLException {
+        c.setAutoCommit(false);
+        List<LeasedMessage> leased = queue.lease(c, n, java.time.Duration.ofHours(1));
+        int got = queue.ackAll(c, leased).size();
         c.commit();
         return got;
     }

@@ -37,6 +37,20 @@ public record TestDatabase(String url, String user, String password, String data
         return value;
     }
 
+    /**
+     * The same database through its driver's XA data source (H2's data source is one already), for
+     * a test whose transactions hold a second resource of the server's: Payara's batch runtime
+     * writes its checkpoints in the chunk's transaction through its own JDBC resource.
+     */
+    public TestDatabase withXaDataSource() {
+        String xa = switch (dataSourceClass) {
+            case "org.postgresql.ds.PGSimpleDataSource" -> "org.postgresql.xa.PGXADataSource";
+            case "com.microsoft.sqlserver.jdbc.SQLServerDataSource" -> "com.microsoft.sqlserver.jdbc.SQLServerXADataSource";
+            default -> dataSourceClass;
+        };
+        return new TestDatabase(url, user, password, xa);
+    }
+
     /** A transactional {@code <data-source>} element for web.xml, bound at {@code jndiName}. */
     public String dataSourceXml(String jndiName, int maxPoolSize) {
         return "<data-source><name>" + jndiName + "</name><class-name>" + dataSourceClass + "</class-name>"
