@@ -168,7 +168,7 @@ public class QueueItemReader extends AbstractItemReader {
             return null;
         }
         try (Connection c = resource.getConnection()) {
-            List<LeasedMessage> acked = table.ackAll(c, handedOut);
+            List<LeasedMessage> acked = handedOut.isEmpty() ? List.of() : table.ackAll(c, handedOut);
             if (acked.size() != handedOut.size()) {
                 // The rows are locked by this transaction since their lease: nothing else can have changed them.
                 throw new IllegalStateException("QueueItemReader: " + (handedOut.size() - acked.size()) + " of the "
