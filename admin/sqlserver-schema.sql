@@ -1,18 +1,15 @@
 -- SQL Queue Resource Adapter: the tables of one queue on SQL Server, for installations where the
--- application's login may not create tables. Run it as a DBA with sqlcmd (or SSMS in SQLCMD mode),
--- once per queue, then set createQueue=false on the activations of that queue if you like (the
--- adapter's own check at startup then no longer runs, see the README's "For DBAs").
+-- application's login may not create tables. Run it as a DBA with sqlcmd, once per queue, naming
+-- the schema, the queue and the role to grant (all three are required: sqlcmd stops on a missing one):
 --
---   sqlcmd -S <server> -d <database> -i admin/sqlserver-schema.sql -v Schema=dbo Queue=orders_queue AppRole=sqlqueue_app
+--   sqlcmd -b -S <server> -d <database> -i admin/sqlserver-schema.sql -v Schema=dbo Queue=orders_queue AppRole=sqlqueue_app
+--
+-- (In SSMS, SQLCMD mode, put ":setvar Schema dbo" and so on above the script.) Then add the
+-- application's database user to the role: ALTER ROLE [sqlqueue_app] ADD MEMBER [orders_app];
 --
 -- The tables are exactly those the adapter creates itself (a test in the build runs this script and
 -- compares the catalog with the adapter's own tables). Names: letters, digits and underscores,
 -- starting with a letter or underscore, at most 48 characters (the adapter refuses others).
--- Add the application's database user to the role: ALTER ROLE [sqlqueue_app] ADD MEMBER [orders_app];
-
-:setvar Schema dbo
-:setvar Queue orders_queue
-:setvar AppRole sqlqueue_app
 
 SET XACT_ABORT ON;
 BEGIN TRANSACTION;

@@ -18,7 +18,6 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -28,7 +27,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code admin/sqlserver-schema.sql}, the DBA's script, run as sqlcmd would run it: the tables it
+ * {@code admin/sqlserver-schema.sql}, the DBA's script, run as sqlcmd would run it with the README's
+ * {@code -v Schema=… Queue=… AppRole=…}: the tables it
  * makes are the ones the adapter makes itself (compared in the catalog, so the two cannot drift),
  * it can run twice, and the adapter works on them. Skipped, visibly, without SQLQUEUE_MSSQL_URL.
  */
@@ -70,24 +70,16 @@ class SqlServerSchemaScriptTest {
         }
     }
 
-    /** The script's batches as sqlcmd sends them: :setvar lines read, $(variables) replaced, split at GO. */
-    private List<String> batches(Map<String, String> overrides) throws IOException {
-        Map<String, String> variables = new LinkedHashMap<>();
-        StringBuilder text = new StringBuilder();
-        for (String line : Files.readAllLines(SCRIPT)) {
-            if (line.startsWith(":setvar ")) {
-                String[] parts = line.split("\\s+", 3);
-                variables.put(parts[1], parts[2].trim());
-            } else {
-                text.append(line).append('\n');
-            }
-        }
-        variables.putAll(overrides);
+    /** The script's batches as sqlcmd sends them: {@code -v} variables replaced, split at GO. */
+    private List<String> batches(Map<String, String> variables) throws IOException {
+        String text = Files.readString(SCRIPT);
+        assertFalse(Pattern.compile("(?mi)^\\s*:setvar").matcher(text).find(),
+                "a :setvar in the script would override the DBA's -v values");
         Matcher m = VARIABLE.matcher(text);
         StringBuilder replaced = new StringBuilder();
         while (m.find()) {
             String value = variables.get(m.group(1));
-            assertTrue(value != null, "the script uses $(" + m.group(1) + ") without a :setvar");
+            assertTrue(value != null, "the script uses $(" + m.group(1) + "), which the README's command does not set");
             m.appendReplacement(replaced, Matcher.quoteReplacement(value));
         }
         m.appendTail(replaced);
