@@ -36,6 +36,7 @@ import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The inbound side driven by {@link FakeContainer} against a real database: delivery,
@@ -60,15 +61,16 @@ abstract class InboundContract {
     protected void assumeXA() throws SQLException {
     }
 
-    /** Skips the calling test where the subclass cannot {@link #restartDatabase restart} its database. */
-    protected void assumeDatabaseCanRestart() {
-        assumeTrue(false, "restarting the database needs a server this test started itself: the PostgreSQL"
-                + " class restarts CI's throwaway cluster");
+    /** Restarts the database server, returning once it accepts connections again. */
+    @FunctionalInterface
+    protected interface DatabaseRestart {
+        void run() throws Exception;
     }
 
-    /** Restarts the database server, waiting until it accepts connections again. */
-    protected void restartDatabase() throws Exception {
-        throw new UnsupportedOperationException("assumeDatabaseCanRestart skips this test");
+    /** How this subclass restarts its database; skips the calling test where it cannot. */
+    protected DatabaseRestart databaseRestart() {
+        throw new TestAbortedException("restarting the database needs a server this test started itself: the"
+                + " PostgreSQL class restarts CI's throwaway cluster");
     }
 
     /** Skips a test whose exact counts hold only when attempts are counted before delivery. */
@@ -759,7 +761,7 @@ abstract class InboundContract {
      */
     @Test
     void aDatabaseRestartBetweenClaimAndCommitLosesNothing() throws Exception {
-        assumeDatabaseCanRestart();
+        DatabaseRestart restart = databaseRestart();
         List<Long> ids = send(40);
         CountDownLatch inBean = new CountDownLatch(1);
         CountDownLatch restarted = new CountDownLatch(1);
@@ -771,7 +773,7 @@ abstract class InboundContract {
         }, false, true);
         assertTrue(inBean.await(30, TimeUnit.SECONDS));
         admin.close();
-        restartDatabase();
+        restart.run();
         String[] db = database();
         admin = DriverDataSources.plain(db[0], db[1], db[2]).getConnection();
         restarted.countDown();

@@ -21,20 +21,17 @@ class PostgresInboundTest extends InboundContract {
     private static final Path PG_CTL = Path.of("/usr/lib/postgresql/15/bin/pg_ctl");
 
     @Override
-    protected void assumeDatabaseCanRestart() {
+    protected DatabaseRestart databaseRestart() {
         String dir = System.getenv("PG_CI_DIR");
         assumeTrue(dir != null && Files.isDirectory(Path.of(dir, "data")) && Files.isExecutable(PG_CTL),
                 "restarting PostgreSQL needs CI's throwaway cluster (PG_CI_DIR, as .ci/postgres.sh exports it)");
-    }
-
-    @Override
-    protected void restartDatabase() throws Exception {
-        String dir = System.getenv("PG_CI_DIR");
-        Process restart = new ProcessBuilder("runuser", "-u", "postgres", "--", PG_CTL.toString(), "-D",
-                Path.of(dir, "data").toString(), "-l", Path.of(dir, "server.log").toString(), // or it keeps our pipe
-                "-w", "-t", "60", "-m", "fast", "restart")
-                .redirectErrorStream(true).start();
-        String output = new String(restart.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(restart.waitFor(90, TimeUnit.SECONDS) && restart.exitValue() == 0, "pg_ctl restart: " + output);
+        return () -> {
+            Process restart = new ProcessBuilder("runuser", "-u", "postgres", "--", PG_CTL.toString(), "-D",
+                    Path.of(dir, "data").toString(), "-l", Path.of(dir, "server.log").toString(), // or it keeps our pipe
+                    "-w", "-t", "60", "-m", "fast", "restart")
+                    .redirectErrorStream(true).start();
+            String output = new String(restart.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(restart.waitFor(90, TimeUnit.SECONDS) && restart.exitValue() == 0, "pg_ctl restart: " + output);
+        };
     }
 }
