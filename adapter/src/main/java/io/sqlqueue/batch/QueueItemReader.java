@@ -2,7 +2,7 @@ package io.sqlqueue.batch;
 
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.Dialect;
-import io.sqlqueue.engine.LeasedMessage;
+import io.sqlqueue.engine.HeldMessage;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
 import jakarta.batch.api.BatchProperty;
@@ -30,15 +30,19 @@ import javax.sql.DataSource;
  * with the batch properties below; each item is a {@link QueueMessage}.
  *
  * <p><b>Transactions.</b> Everything happens in the chunk's own transaction, on connections of the
- * JDBC resource {@code dataSource} (a transactional resource, so they join it). The reader leases
- * up to {@code claimSize} ready messages at a time (the rows stay locked by the chunk's
- * transaction), hands them out one by one, and at the chunk's checkpoint, just before the commit,
- * deletes those it handed out and gives back the ones it did not. A committed chunk has consumed
- * exactly its items and holds nothing else; a chunk that rolls back, or a server that dies in one,
- * leaves the queue as it was: its messages are read again and no attempt is counted (the batch
- * runtime's retry and skip limits decide what happens to an item that keeps failing). So a restart
- * needs no checkpoint data: consumed rows are gone, the others are still in the queue. For the
- * fewest statements, make {@code claimSize} the chunk's {@code item-count} or a divisor of it.
+ * JDBC resource {@code dataSource} (a transactional resource, so they join it). The reader locks
+ * up to {@code claimSize} ready messages at a time in the chunk's transaction (other consumers
+ * skip them; the rows stay as they are), hands them out one by one, and at the chunk's checkpoint,
+ * just before the commit, deletes those it handed out. The commit frees the others as they were.
+ * A committed chunk has consumed exactly its items and holds nothing else; a chunk that rolls
+ * back, or a server that dies in one, leaves the queue as it was: its messages are read again and
+ * no attempt is counted (the batch runtime's retry and skip limits decide what happens to an item
+ * that keeps failing). So a restart needs no checkpoint data: consumed rows are gone, the others
+ * are still in the queue. For the fewest statements, make {@code claimSize} the chunk's
+ * {@code item-count} or a divisor of it. Within a chunk the reader goes on in the dequeue order
+ * after the last message it read (a transaction does not skip its own locks); a message that
+ * becomes ready ahead of that place meanwhile (a higher priority, one another consumer gave back)
+ * is read by a later chunk.
  *
  * <p><b>End of the step.</b> When the queue has no ready message, the reader waits, polling, up to
  * {@code idleTimeout} milliseconds (0, the default: the step ends at the first empty read; -1:
@@ -55,8 +59,6 @@ import javax.sql.DataSource;
  */
 public class QueueItemReader extends AbstractItemReader {
 
-    /** Never seen by other consumers: each lease is deleted or given back in the transaction that made it. */
-    private static final Duration LEASE = Duration.ofHours(1);
     private static final Duration LONGEST_POLL = Duration.ofSeconds(1);
 
     @Inject
@@ -85,10 +87,12 @@ public class QueueItemReader extends AbstractItemReader {
     private QueueTable table;
     private int claim;
     private long idleMillis;
-    /** Leased in the current chunk's transaction, not yet handed out. */
-    private final Deque<LeasedMessage> buffer = new ArrayDeque<>();
+    /** Held by the current chunk's transaction, not yet handed out. */
+    private final Deque<HeldMessage> buffer = new ArrayDeque<>();
     /** Handed out in the current chunk: deleted at its checkpoint. */
-    private final List<LeasedMessage> handedOut = new ArrayList<>();
+    private final List<HeldMessage> handedOut = new ArrayList<>();
+    /** The last message held in the current chunk: the next hold in it goes on after it. */
+    private HeldMessage lastHeld;
     /** The transaction the two lists belong to. */
     private Object chunk;
 
@@ -120,6 +124,7 @@ public class QueueItemReader extends AbstractItemReader {
             // A new chunk: whatever the lists hold belonged to one that rolled back, and went with it.
             buffer.clear();
             handedOut.clear();
+            lastHeld = null;
             chunk = current;
         }
         if (current == null) {
@@ -129,20 +134,21 @@ public class QueueItemReader extends AbstractItemReader {
         if (buffer.isEmpty() && !fill()) {
             return null;
         }
-        LeasedMessage m = buffer.poll();
+        HeldMessage m = buffer.poll();
         handedOut.add(m);
         return m.message();
     }
 
-    /** Leases the next messages, waiting up to idleTimeout for some; false when the step should end. */
+    /** Holds the next messages, waiting up to idleTimeout for some; false when the step should end. */
     private boolean fill() throws SQLException {
         long deadline = System.nanoTime() + Math.max(0, idleMillis) * 1_000_000;
         Duration pause = Duration.ofMillis(20);
         while (true) {
             try (Connection c = resource.getConnection()) {
-                buffer.addAll(table.lease(c, claim, LEASE));
+                buffer.addAll(table.hold(c, claim, lastHeld));
             }
             if (!buffer.isEmpty()) {
+                lastHeld = buffer.peekLast();
                 return true;
             }
             if (idleMillis == 0 || (idleMillis > 0 && System.nanoTime() - deadline >= 0) || stopping()) {
@@ -159,28 +165,26 @@ public class QueueItemReader extends AbstractItemReader {
     }
 
     /**
-     * The chunk's last step before its commit: deletes the messages handed out in it and gives
-     * back those leased and not handed out, in its transaction.
+     * The chunk's last step before its commit: deletes the messages handed out in it, in its
+     * transaction. Those held and not handed out are freed by the commit.
      */
     @Override
     public Serializable checkpointInfo() throws Exception {
-        if (handedOut.isEmpty() && buffer.isEmpty()) {
-            return null;
-        }
-        try (Connection c = resource.getConnection()) {
-            List<LeasedMessage> acked = handedOut.isEmpty() ? List.of() : table.ackAll(c, handedOut);
-            if (acked.size() != handedOut.size()) {
-                // The rows are locked by this transaction since their lease: nothing else can have changed them.
-                throw new IllegalStateException("QueueItemReader: " + (handedOut.size() - acked.size()) + " of the "
-                        + handedOut.size() + " messages read in this chunk from " + table.name() + " were no longer"
-                        + " leased at its checkpoint; the chunk rolls back");
+        if (!handedOut.isEmpty()) {
+            int deleted;
+            try (Connection c = resource.getConnection()) {
+                deleted = table.deleteHeld(c, handedOut);
             }
-            for (LeasedMessage m : buffer) {
-                table.release(c, m);
+            if (deleted != handedOut.size()) {
+                // The rows are locked by this transaction since it read them: nothing else can have deleted them.
+                throw new IllegalStateException("QueueItemReader: " + (handedOut.size() - deleted) + " of the "
+                        + handedOut.size() + " messages read in this chunk from " + table.name() + " were gone at"
+                        + " its checkpoint; the chunk rolls back");
             }
         }
         handedOut.clear();
         buffer.clear();
+        lastHeld = null;
         return null;
     }
 }

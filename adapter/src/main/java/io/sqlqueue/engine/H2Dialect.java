@@ -122,9 +122,9 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    String candidates(String q) {
-        return "SELECT id FROM " + q + " WHERE visible_at <= CURRENT_TIMESTAMP ORDER BY priority DESC, id"
-                + " OFFSET :offset ROWS FETCH FIRST :n ROWS ONLY";
+    String candidates(String q, String andAfter) {
+        return "SELECT id FROM " + q + " WHERE visible_at <= CURRENT_TIMESTAMP" + andAfter
+                + " ORDER BY priority DESC, id OFFSET :offset ROWS FETCH FIRST :n ROWS ONLY";
     }
 
     /**
@@ -153,13 +153,35 @@ final class H2Dialect extends Dialect {
      */
     @Override
     SqlTemplate.Bound prepareClaim(Connection c, QueueSql sql, SqlTemplate claimOrLease, int n) throws SQLException {
+        Long[] ours = lockNext(c, sql, n, (offset, want) -> sql.candidates().prepare(c).setInt("offset", offset)
+                .setInt("n", want));
+        return claimOrLease.prepare(c).setLongs("ids", ours);
+    }
+
+    /** The same for a hold, with the candidates after {@code after} if given (the hold's own rows are not skipped). */
+    @Override
+    SqlTemplate.Bound prepareHold(Connection c, QueueSql sql, SqlTemplate hold, int n, Place after)
+            throws SQLException {
+        Long[] ours = lockNext(c, sql, n, (offset, want) -> after == null
+                ? sql.candidates().prepare(c).setInt("offset", offset).setInt("n", want)
+                : bindAfter(sql.candidatesAfter().prepare(c).setInt("offset", offset).setInt("n", want), after));
+        return hold.prepare(c).setLongs("ids", ours);
+    }
+
+    /** Prepares the query for {@code want} candidate ids after the first {@code offset}. */
+    @FunctionalInterface
+    private interface Candidates {
+        SqlTemplate.Bound prepare(int offset, int want) throws SQLException;
+    }
+
+    /** Locks up to {@code n} of the candidates no other transaction holds, paging on; returns their ids. */
+    private static Long[] lockNext(Connection c, QueueSql sql, int n, Candidates candidatesQuery) throws SQLException {
         SqlTemplate lock = new SqlTemplate(lockIds(sql.tableName()));
         Set<Long> ours = new LinkedHashSet<>();
         for (int offset = 0; ours.size() < n && offset < MAX_SCAN; ) {
             int want = n - ours.size();
             List<Long> candidates = new ArrayList<>(want);
-            try (SqlTemplate.Bound b = sql.candidates().prepare(c).setInt("offset", offset).setInt("n", want);
-                    ResultSet rs = b.executeQuery()) {
+            try (SqlTemplate.Bound b = candidatesQuery.prepare(offset, want); ResultSet rs = b.executeQuery()) {
                 while (rs.next()) {
                     candidates.add(rs.getLong(1));
                 }
@@ -177,7 +199,7 @@ final class H2Dialect extends Dialect {
             }
             offset += want;
         }
-        return claimOrLease.prepare(c).setLongs("ids", ours.toArray(Long[]::new));
+        return ours.toArray(Long[]::new);
     }
 
     @Override
@@ -189,6 +211,12 @@ final class H2Dialect extends Dialect {
     String lease(String q) {
         return "SELECT " + messageColumns("") + " FROM FINAL TABLE (UPDATE " + q + " SET visible_at = "
                 + nowPlus("lease") + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token WHERE " + next(q) + ")";
+    }
+
+    /** The rows {@link #prepareHold} locked, read again (FOR UPDATE would lock no more). */
+    @Override
+    String hold(String q, String andAfter) {
+        return "SELECT " + messageColumns("") + " FROM " + q + " WHERE " + next(q);
     }
 
     /**

@@ -129,6 +129,12 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
+    String hold(String q, String andAfter) {
+        return "SELECT " + messageColumns("") + " FROM " + q + " WHERE visible_at <= statement_timestamp()" + andAfter
+                + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED";
+    }
+
+    @Override
     String deadLetter(String q, String dlq, String attempts, String fence) {
         return "WITH moved AS (DELETE FROM " + q + " WHERE id = :id AND " + fence + " RETURNING *) INSERT INTO " + dlq
                 + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, "

@@ -27,12 +27,20 @@ record QueueSql(
         SqlTemplate idByDedupKey,
         /* H2 only: :offset :n → candidate ids for the claim, not locked; null elsewhere */
         SqlTemplate candidates,
+        /* H2 only: as candidates, after :afterPriority :afterId, for a hold; null elsewhere */
+        SqlTemplate candidatesAfter,
         /* :n → messages, deleted */
         SqlTemplate claim,
         /* :n :lease :token → messages, attempts incremented, invisible for the lease */
         SqlTemplate lease,
+        /* :n → messages, locked until the transaction ends, unchanged */
+        SqlTemplate hold,
+        /* As hold, after :afterPriority :afterId in the dequeue order */
+        SqlTemplate holdAfter,
         /* :id :token → update count */
         SqlTemplate ack,
+        /* :ids → update count: held messages, deleted; null where the dialect builds it per count */
+        SqlTemplate deleteHeld,
         /* :id :newAttempts :delay :error → update count (none when the count is already there) */
         SqlTemplate retryClaimed,
         /* :id :token :delay :error → update count */

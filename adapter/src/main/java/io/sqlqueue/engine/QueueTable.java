@@ -60,6 +60,8 @@ public final class QueueTable {
     /** Claim and lease statements with their size as a literal, by size (few sizes are used). */
     private final ConcurrentMap<Integer, SqlTemplate> claims = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> leases = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, SqlTemplate> holds = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, SqlTemplate> holdsAfter = new ConcurrentHashMap<>();
 
     /**
      * @param dialect         the database's dialect ({@link Dialect#of(Connection)})
@@ -222,7 +224,7 @@ public final class QueueTable {
                 () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim(), max), max))));
         List<QueueMessage> messages = new ArrayList<>(rows.size());
         for (Row r : rows) {
-            int attempt = r.attempts < 0 ? 1 : r.attempts == Integer.MAX_VALUE ? r.attempts : r.attempts + 1;
+            int attempt = r.nextAttempt();
             Decoded d = r.decode(name, attempt);
             if (d.message != null) {
                 messages.add(d.message);
@@ -275,8 +277,7 @@ public final class QueueTable {
                     undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), d.attempt, d.reason));
                 }
             } else if (r.attempts > retryPolicy.maxAttempts()) {
-                String reason = "never completed: delivered " + retryPolicy.maxAttempts() + " times, and each time"
-                        + " its lease ran out (the consumer's server stopped, or the delivery outlived its lease)";
+                String reason = neverCompleted();
                 if (moveToDeadLetters(c, sql.deadLetterLeased(), r.id, reason,
                         b -> b.setLong("token", token)) == FailureOutcome.DEAD_LETTERED) {
                     undeliverable.accept(new UndeliverableMessage(r.id, r.enqueuedAt, r.attempts, reason));
@@ -286,6 +287,72 @@ public final class QueueTable {
             }
         }
         return leased;
+    }
+
+    private String neverCompleted() {
+        return "never completed: delivered " + retryPolicy.maxAttempts() + " times, and each time its lease ran out"
+                + " (the consumer's server stopped, or the delivery outlived its lease)";
+    }
+
+    /**
+     * Takes up to {@code max} ready messages by locking them in the caller's transaction, without
+     * changing them: other consumers skip them until it ends (in auto-commit that is at once, which
+     * makes a hold useless; it is not refused, because a connection of an XA data source in a JTA
+     * transaction may report auto-commit: PostgreSQL's on Payara does).
+     * Delete those consumed with {@link #deleteHeld} before the commit; the others are ready again
+     * when the transaction ends, as they were, and a rollback gives back all. For a reader that
+     * cannot know how many messages its transaction will consume (a batch chunk): cheaper than a
+     * lease, which writes every row twice. A row that cannot be delivered, or whose leases (taken by
+     * other consumers) ran out {@code maxAttempts} times, is moved to the dead-letter table in the
+     * caller's transaction and logged instead of returned.
+     *
+     * <p>A transaction does not skip its own locks: a second hold in it passes the last message the
+     * one before returned as {@code after}, and takes only messages after it in the dequeue order.
+     * Messages before it that became ready meanwhile wait for the next transaction.
+     *
+     * @param after the last message an earlier hold of this transaction returned, or null
+     */
+    public List<HeldMessage> hold(Connection c, int max, HeldMessage after) throws SQLException {
+        checkClaimSize(max);
+        for (Dialect.Place place = after == null ? null : new Dialect.Place(after.priority(), after.message().id()); ; ) {
+            Dialect.Place from = place;
+            SqlTemplate hold = from == null ? sized(holds, sql.hold(), max) : sized(holdsAfter, sql.holdAfter(), max);
+            List<Row> rows = dialect.withClaimIsolation(c, () -> read(dialect.prepareHold(c, sql, hold, max, from)));
+            List<HeldMessage> held = decodeHeld(c, rows);
+            if (!held.isEmpty() || rows.isEmpty()) {
+                return held;
+            }
+            // every row dead-lettered: go on after them, or an empty list would read as an empty queue
+            place = new Dialect.Place(rows.get(rows.size() - 1).priority, rows.get(rows.size() - 1).id);
+        }
+    }
+
+    /** The held rows as messages; those that cannot be delivered moved to the dead-letter table. */
+    private List<HeldMessage> decodeHeld(Connection c, List<Row> rows) throws SQLException {
+        List<HeldMessage> held = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            int attempt = r.nextAttempt();
+            Decoded d = r.decode(name, attempt);
+            String reason = d.message == null ? d.reason : attempt > retryPolicy.maxAttempts() ? neverCompleted() : null;
+            if (reason == null) {
+                held.add(new HeldMessage(d.message, r.priority));
+            } else if (moveToDeadLetters(c, sql.deadLetterClaimed(), r.id, reason,
+                    b -> b.setInt("newAttempts", attempt)) == FailureOutcome.DEAD_LETTERED) {
+                LOGGED.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, reason));
+            }
+        }
+        return held;
+    }
+
+    /**
+     * Deletes messages {@link #hold} took in the caller's transaction, in one round trip, and returns
+     * how many it deleted: all of them, unless the transaction is no longer the one that held them.
+     */
+    public int deleteHeld(Connection c, List<HeldMessage> held) throws SQLException {
+        if (held.isEmpty()) {
+            return 0;
+        }
+        return dialect.deleteHeld(c, sql, held.stream().map(m -> m.message().id()).toArray(Long[]::new));
     }
 
     /**
@@ -490,6 +557,11 @@ public final class QueueTable {
     /** A row as the database returned it; turned into a message by {@link #decode}. */
     private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
             Instant visibleAt, String dedupKey) {
+
+        /** The attempt a delivery of this row is: one more than those counted, never below 1 nor overflowing. */
+        int nextAttempt() {
+            return attempts < 0 ? 1 : attempts == Integer.MAX_VALUE ? attempts : attempts + 1;
+        }
 
         /** The message, or why there can be none. Only headers and enqueued_at can be malformed. */
         Decoded decode(TableName queue, int attempt) {

@@ -2,6 +2,7 @@ package io.sqlqueue.engine;
 
 import io.sqlqueue.api.OutgoingMessage;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -229,6 +230,42 @@ final class SqlServerDialect extends Dialect {
         return next(q) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET visible_at = " + nowPlus("lease")
                 + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token OUTPUT "
                 + messageColumns("inserted.") + CHOSEN;
+    }
+
+    /**
+     * The seeds' locking read: the first :n ready rows in the clustered index's order, held (UPDLOCK)
+     * until the transaction ends, skipping rows others hold. Fewer than 5,000 row locks
+     * ({@link QueueTable#MAX_CLAIM}), so SQL Server does not escalate them to a table lock; only a
+     * real SQL Server shows that, Babelfish ignores the hints.
+     */
+    @Override
+    String hold(String q, String andAfter) {
+        return "SELECT TOP (:n) " + messageColumns("") + " FROM " + q + " " + CLAIM_HINTS
+                + " WHERE visible_at <= SYSUTCDATETIME()" + andAfter + " ORDER BY priority DESC, id";
+    }
+
+    /** None: T-SQL has no array parameter (see {@link #deleteHeld(Connection, QueueSql, Long[])}). */
+    @Override
+    String deleteHeld(String q) {
+        return null;
+    }
+
+    /**
+     * One statement with a parameter per id ({@link QueueTable#MAX_CLAIM} stays under the 2,100
+     * parameters a request takes), so one plan per count: the reader's counts are mostly its claim
+     * size. The rows are held by this transaction, so the lock order of the seek does not matter:
+     * no other transaction can hold one of them.
+     */
+    @Override
+    int deleteHeld(Connection c, QueueSql sql, Long[] ids) throws SQLException {
+        StringBuilder in = new StringBuilder("DELETE FROM ").append(sql.tableName()).append(" WHERE id IN (?");
+        in.append(",?".repeat(ids.length - 1)).append(')');
+        try (PreparedStatement s = c.prepareStatement(in.toString())) {
+            for (int i = 0; i < ids.length; i++) {
+                s.setLong(i + 1, ids[i]);
+            }
+            return s.executeUpdate();
+        }
     }
 
     /**

@@ -95,7 +95,7 @@ public final class EngineBenchmark {
             }
             if (selected("batch-reader-100")) {
                 // The Jakarta Batch reader's statements for a chunk of 100 (io.sqlqueue.batch.QueueItemReader:
-                // a lease, then the deletes of what it handed out, in the chunk's transaction) against
+                // a locking read, then the deletes of what it handed out, in the chunk's transaction) against
                 // the engine's batch claim of 100 in one transaction.
                 compare("batch-reader-100", 4, () -> refilled(c, () -> measure(4, conn -> readerChunk(conn, 100))),
                         () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 100))));
@@ -133,8 +133,7 @@ public final class EngineBenchmark {
 
     private int readerChunk(Connection c, int n) throws SQLException {
         c.setAutoCommit(false);
-        List<LeasedMessage> leased = queue.lease(c, n, java.time.Duration.ofHours(1));
-        int got = queue.ackAll(c, leased).size();
+        int got = queue.deleteHeld(c, queue.hold(c, n, null));
         c.commit();
         return got;
     }

@@ -94,6 +94,10 @@ abstract class QueueContract {
         return OutgoingMessage.text(body).build();
     }
 
+    private List<String> heldTexts(List<HeldMessage> held) {
+        return texts(held.stream().map(HeldMessage::message).toList());
+    }
+
     private List<String> texts(List<QueueMessage> messages) {
         return messages.stream().map(QueueMessage::text).toList();
     }
@@ -200,6 +204,128 @@ abstract class QueueContract {
             other.rollback();
         }
         assertEquals(List.of("a"), texts(queue.claim(connection, 5)));
+    }
+
+    @Test
+    void aHoldLocksWithoutChangingTheRowsAndDeletesOnlyThoseConsumed() throws SQLException {
+        queue.sendAll(connection, List.of(text("a"), text("b"), text("c")));
+        connection.setAutoCommit(false);
+
+        List<HeldMessage> held = queue.hold(connection, 3, null);
+        assertEquals(List.of("a", "b", "c"), heldTexts(held));
+        assertEquals(3, queue.deleteHeld(connection, held));
+        connection.rollback();
+        assertEquals(3, queueRows(), "a rollback gives back all");
+
+        held = queue.hold(connection, 3, null);
+        assertEquals(1, held.get(0).message().attempt(), "a hold that rolled back counted no attempt");
+        assertEquals(1, queue.deleteHeld(connection, held.subList(0, 1)));
+        connection.commit();
+
+        List<QueueMessage> left = queue.claim(connection, 5);
+        assertEquals(List.of("b", "c"), texts(left));
+        assertEquals(List.of(1, 1), left.stream().map(QueueMessage::attempt).toList(), "held, not changed");
+    }
+
+    @Test
+    void aSecondHoldInOneTransactionGoesOnAfterTheFirst() throws SQLException {
+        queue.send(connection, text("a"));
+        queue.send(connection, OutgoingMessage.text("urgent").priority(5).build());
+        queue.sendAll(connection, List.of(text("b"), text("c"), text("d")));
+        connection.setAutoCommit(false);
+
+        List<HeldMessage> first = queue.hold(connection, 2, null);
+        assertEquals(List.of("urgent", "a"), heldTexts(first));
+        // a transaction's own locks are not skipped: without "after" this would return urgent and a again
+        List<HeldMessage> second = queue.hold(connection, 2, first.get(1));
+        assertEquals(List.of("b", "c"), heldTexts(second));
+        List<HeldMessage> third = queue.hold(connection, 2, second.get(1));
+        assertEquals(List.of("d"), heldTexts(third));
+        assertEquals(List.of(), heldTexts(queue.hold(connection, 2, third.get(0))));
+        connection.rollback();
+    }
+
+    @Test
+    void concurrentTransactionsHoldingSeveralTimesEachNeverShareAMessage() throws Exception {
+        Babelfish.assumeNotBabelfish(connection, Babelfish.IGNORES_READPAST);
+        int messages = 600;
+        List<OutgoingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            batch.add(text("m" + i));
+        }
+        queue.sendAll(connection, batch);
+        Set<Long> consumed = ConcurrentHashMap.newKeySet();
+        AtomicInteger twice = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> readers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                readers.add(pool.submit(() -> {
+                    try (Connection c = database().connect()) {
+                        c.setAutoCommit(false);
+                        while (true) { // as a chunk of 9 with a claim size of 4: three holds a transaction
+                            List<HeldMessage> chunk = new ArrayList<>();
+                            for (List<HeldMessage> got; chunk.size() < 9 && !(got = queue.hold(c, 4,
+                                    chunk.isEmpty() ? null : chunk.get(chunk.size() - 1))).isEmpty(); ) {
+                                chunk.addAll(got);
+                            }
+                            if (chunk.isEmpty()) {
+                                c.commit();
+                                return null;
+                            }
+                            assertEquals(chunk.size(), queue.deleteHeld(c, chunk), "each held row deleted once");
+                            c.commit();
+                            for (HeldMessage m : chunk) {
+                                if (!consumed.add(m.message().id())) {
+                                    twice.incrementAndGet();
+                                }
+                            }
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : readers) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0, twice.get(), "messages consumed by two transactions");
+        assertEquals(messages, consumed.size());
+        assertEquals(0, queueRows());
+    }
+
+    @Test
+    void heldRowsAreSkippedByOtherConsumers() throws SQLException {
+        Babelfish.assumeNotBabelfish(connection, Babelfish.IGNORES_READPAST);
+        queue.sendAll(connection, List.of(text("a"), text("b"), text("c")));
+        try (Connection other = database().connect()) {
+            other.setAutoCommit(false);
+            assertEquals(List.of("a", "b"), heldTexts(queue.hold(other, 2, null)));
+            assertEquals(List.of("c"), texts(queue.claim(connection, 5)), "held rows are skipped, not waited for");
+            other.commit();
+        }
+        assertEquals(List.of("a", "b"), texts(queue.claim(connection, 5)), "the commit freed what was not deleted");
+    }
+
+    @Test
+    void aHoldDeadLettersAMessageWhoseLeasesRanOutOnTheLastAttempt() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));
+        q.send(connection, text("crashes its consumer"));
+        q.send(connection, text("fine"));
+        assertEquals(1, q.lease(connection, 1, Duration.ofMillis(200)).size()); // never acked
+        connection.setAutoCommit(false);
+
+        List<String> held = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the expired lease is dead-lettered", () -> {
+            List<HeldMessage> got = q.hold(connection, 10, null);
+            held.addAll(heldTexts(got));
+            q.deleteHeld(connection, got);
+            connection.commit();
+            return q.stats(connection).deadLettered() == 1;
+        });
+        assertEquals(List.of("fine"), held);
+        assertEquals(0, count(q.dialect().qualified(q.name())));
     }
 
     @Test

@@ -30,14 +30,16 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Jakarta Batch over queue tables, in the server's batch runtime (JBatch in Payara, JBeret in
  * WildFly): {@link QueueItemReader} drains a queue into a table and {@code QueueItemWriter} fills
  * one, each exactly once per committed chunk, a failed job restarted to completion; a reader and a
- * message-driven bean compete on one queue. Counted in SQL. On H2 and PostgreSQL (not in the SQL
- * Server execution: Babelfish has no XA, which Payara's batch runtime needs here).
+ * message-driven bean compete on one queue. Counted in SQL. On H2 and PostgreSQL in both servers,
+ * and on SQL Server (Babelfish in CI) in WildFly only: Payara's batch runtime needs an XA data
+ * source here, which Babelfish lacks.
  */
 @ExtendWith(ArquillianExtension.class)
 class BatchIT {
@@ -75,14 +77,17 @@ class BatchIT {
     static Archive<?> deployment() {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "batch-it.war")
                 .addClasses(BatchRows.class, RowWriter.class, NumberReader.class, FailingProcessor.class,
-                        BatchConsumer.class, Await.class)
+                        BatchConsumer.class, Await.class, TestDatabase.class) // TestDatabase: the condition below
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")), new File(System.getProperty("it.pg.jar")),
                         new File(System.getProperty("it.mssql.jar")))
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml")
                 .addAsResource(new StringAsset(DRAIN_JOB), "META-INF/batch-jobs/sqlqueue-drain.xml")
                 .addAsResource(new StringAsset(FILL_JOB), "META-INF/batch-jobs/sqlqueue-fill.xml");
-        // XA: on Payara the batch runtime's checkpoints join the chunk's transaction through a JDBC resource of its own
-        new WebXml(war.getName()).dataSource(BatchRows.DS, TestDatabase.forRun("batch").withXaDataSource(), 16)
+        // XA on Payara, whose batch runtime's checkpoints join the chunk's transaction through a JDBC
+        // resource of its own; WildFly's JBeret keeps its job repository out of it
+        TestDatabase database = TestDatabase.forRun("batch");
+        new WebXml(war.getName()).dataSource(BatchRows.DS,
+                        TargetServer.current() == TargetServer.WILDFLY ? database : database.withXaDataSource(), 16)
                 .connectionFactory(FACTORY, "NoTransaction", 8, Map.of("dataSourceJndiName", BatchRows.DS))
                 .addTo(war);
         return TargetServer.current().deployable(BatchIT.class, war);
@@ -184,7 +189,11 @@ class BatchIT {
                 + " AND body LIKE '" + prefix + "%'"), "each item once");
     }
 
+    // Without the hints the reader's locking read locks nothing: a message the bean takes meanwhile
+    // makes the reader's chunk roll back at its checkpoint (none consumed twice), and the job fail
     @Test
+    @DisabledIf(value = "io.sqlqueue.it.harness.TestDatabase#isBabelfishOnClient",
+            disabledReason = "Babelfish ignores the table hints UPDLOCK and READPAST")
     void aReaderAndAMessageDrivenBeanOnOneQueueNeverShareAMessage() throws Exception {
         String prefix = queue + "-";
         send(BatchRows.MDB_QUEUE, prefix, 3000);

@@ -24,6 +24,33 @@ public record TestDatabase(String url, String user, String password, String data
                 "org.h2.jdbcx.JdbcDataSource");
     }
 
+    /**
+     * True on the client of an execution on SQL Server when that is Babelfish (which ignores table
+     * hints such as UPDLOCK and READPAST), asked through the driver of {@code it.mssql.jar}; false
+     * elsewhere, and in the server, which has no {@code it.db}. For JUnit conditions, which the
+     * client evaluates before it sends a test to the server.
+     */
+    public static boolean isBabelfishOnClient() {
+        if (!"sqlserver".equals(System.getProperty("it.db"))) {
+            return false;
+        }
+        TestDatabase db = forRun("unused");
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(
+                new java.net.URL[] {new java.io.File(System.getProperty("it.mssql.jar")).toURI().toURL()})) {
+            java.sql.Driver driver = (java.sql.Driver) loader.loadClass("com.microsoft.sqlserver.jdbc.SQLServerDriver")
+                    .getConstructor().newInstance();
+            java.util.Properties login = new java.util.Properties();
+            login.setProperty("user", db.user);
+            login.setProperty("password", db.password);
+            try (java.sql.Connection c = driver.connect(db.url, login); java.sql.Statement s = c.createStatement();
+                    java.sql.ResultSet rs = s.executeQuery("SELECT CAST(SERVERPROPERTY('Babelfish') AS int)")) {
+                return rs.next() && rs.getInt(1) == 1;
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot ask the SQL Server of this run whether it is Babelfish", e);
+        }
+    }
+
     /** True in the executions on PostgreSQL. */
     public static boolean isPostgresql() {
         return "postgresql".equals(System.getProperty("it.db"));
