@@ -29,12 +29,17 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)]', N'U') IS NULL BEGIN
         body VARBINARY(MAX) NOT NULL,
         last_error NVARCHAR(2000) NULL,
         lease_token BIGINT NULL,
+        expires_at DATETIME2(7) NULL,
         CONSTRAINT [$(Queue)_pk] PRIMARY KEY NONCLUSTERED (id));
     CREATE UNIQUE CLUSTERED INDEX [$(Queue)_dequeue] ON [$(Schema)].[$(Queue)] (priority DESC, id);
     -- deduplication: one queued message per dedup_key
     CREATE UNIQUE NONCLUSTERED INDEX [$(Queue)_dedup] ON [$(Schema)].[$(Queue)] (dedup_key)
         WHERE dedup_key IS NOT NULL;
 END;
+-- A queue table made by a release before expiry gets its column (nullable: a catalog change only).
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
+        AND name = N'expires_at')
+    ALTER TABLE [$(Schema)].[$(Queue)] ADD expires_at DATETIME2(7) NULL;
 
 -- The dead letters, clustered on when they failed (the purge deletes from its start).
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN

@@ -9,14 +9,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A message to enqueue: a body, optional headers, a delay, a priority and an optional
- * deduplication key. Built with {@link #bytes(byte[])} or {@link #text(String)}:
+ * A message to enqueue: a body, optional headers, a delay, a priority, an optional time to
+ * live and an optional deduplication key. Built with {@link #bytes(byte[])} or {@link #text(String)}:
  *
  * <pre>{@code
  * OutgoingMessage m = OutgoingMessage.text("{\"order\":42}")
  *         .header("type", "order-created")
  *         .delay(Duration.ofSeconds(30))
  *         .priority(5)
+ *         .timeToLive(Duration.ofMinutes(10))
  *         .dedupKey("order-42")
  *         .build();
  * }</pre>
@@ -39,6 +40,7 @@ public final class OutgoingMessage {
     private final Duration delay;
     private final int priority;
     private final String dedupKey;
+    private final Duration timeToLive;
 
     private OutgoingMessage(Builder b) {
         this.body = b.body;
@@ -46,6 +48,7 @@ public final class OutgoingMessage {
         this.delay = b.delay;
         this.priority = b.priority;
         this.dedupKey = b.dedupKey;
+        this.timeToLive = b.timeToLive;
     }
 
     /** Starts a message whose body is these bytes (copied). */
@@ -87,10 +90,16 @@ public final class OutgoingMessage {
         return dedupKey;
     }
 
+    /** How long after it is sent the message expires, or {@code null}: never. */
+    public Duration timeToLive() {
+        return timeToLive;
+    }
+
     @Override
     public String toString() {
         return "OutgoingMessage[" + body.length + " bytes, headers=" + headers + ", delay=" + delay
-                + ", priority=" + priority + (dedupKey == null ? "" : ", dedupKey=" + dedupKey) + "]";
+                + ", priority=" + priority + (dedupKey == null ? "" : ", dedupKey=" + dedupKey)
+                + (timeToLive == null ? "" : ", timeToLive=" + timeToLive) + "]";
     }
 
     /** Sets the optional parts of an {@link OutgoingMessage}. Not thread-safe. */
@@ -100,6 +109,7 @@ public final class OutgoingMessage {
         private Duration delay = Duration.ZERO;
         private int priority;
         private String dedupKey;
+        private Duration timeToLive;
 
         private Builder(byte[] body) {
             this.body = body;
@@ -159,7 +169,32 @@ public final class OutgoingMessage {
             return this;
         }
 
+        /**
+         * Makes the message expire this long after it is sent (by the database's clock): from then
+         * on it is never delivered, and it moves to the dead-letter table with the reason
+         * "expired" when a consumer comes across it. Between 1 ms and {@link #MAX_DELAY}; longer
+         * than the delay, checked by {@link #build()}. Default: never expires.
+         */
+        public Builder timeToLive(Duration timeToLive) {
+            if (timeToLive == null || timeToLive.toMillis() < 1 || timeToLive.compareTo(MAX_DELAY) > 0) {
+                throw new IllegalArgumentException("timeToLive must be between 1 ms and " + MAX_DELAY + ", was "
+                        + timeToLive);
+            }
+            this.timeToLive = timeToLive;
+            return this;
+        }
+
+        /**
+         * The message.
+         *
+         * @throws IllegalArgumentException when the time to live is not longer than the delay: the
+         *                                  message would expire before it could be delivered
+         */
         public OutgoingMessage build() {
+            if (timeToLive != null && timeToLive.compareTo(delay) <= 0) {
+                throw new IllegalArgumentException("timeToLive (" + timeToLive + ") must be longer than the delay ("
+                        + delay + "): the message would expire before it could be delivered");
+            }
             return new OutgoingMessage(this);
         }
     }
@@ -167,11 +202,12 @@ public final class OutgoingMessage {
     @Override
     public boolean equals(Object o) {
         return o instanceof OutgoingMessage m && Arrays.equals(body, m.body) && headers.equals(m.headers)
-                && delay.equals(m.delay) && priority == m.priority && Objects.equals(dedupKey, m.dedupKey);
+                && delay.equals(m.delay) && priority == m.priority && Objects.equals(dedupKey, m.dedupKey)
+                && Objects.equals(timeToLive, m.timeToLive);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(Arrays.hashCode(body), headers, delay, priority, dedupKey);
+        return Objects.hash(Arrays.hashCode(body), headers, delay, priority, dedupKey, timeToLive);
     }
 }

@@ -19,7 +19,8 @@ public abstract class Dialect {
 
     /**
      * Message columns in the order every claim and lease returns them: what a delivery needs, and
-     * what moving an undeliverable row to the dead-letter table needs besides.
+     * what moving an undeliverable row to the dead-letter table needs besides; then
+     * {@code expires_at} and the database's clock ({@link #messageColumns}).
      */
     static final String[] MESSAGE_COLUMNS =
             {"id", "priority", "headers", "body", "enqueued_at", "attempts", "visible_at", "dedup_key"};
@@ -209,8 +210,8 @@ public abstract class Dialect {
 
     /** The plain INSERT for JDBC batches with generated keys, or null to use {@link #insertBatch}'s own way. */
     String insertForBatch(String q) {
-        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body) VALUES (:priority, "
-                + nowPlus("delay") + ", " + now() + ", :headers, :body)";
+        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body, expires_at) VALUES (:priority, "
+                + nowPlus("delay") + ", " + now() + ", :headers, :body, " + expiresAt() + ")";
     }
 
     /**
@@ -399,18 +400,27 @@ public abstract class Dialect {
                 + " ELSE " + column + " + 1 END";
     }
 
-    /** The column list of an insert, shared by all dialects. */
+    /** The column list of an insert, shared by all dialects; its values end with {@link #expiresAt()}. */
     static String insertColumns() {
-        return "(priority, visible_at, enqueued_at, headers, body, dedup_key)";
+        return "(priority, visible_at, enqueued_at, headers, body, dedup_key, expires_at)";
     }
 
-    /** The message columns, each with a prefix ({@code deleted.}, {@code q.}, or none). */
-    static String messageColumns(String prefix) {
+    /** The value of {@code expires_at} in an insert: now plus :ttl ms, or NULL when :ttl is NULL. */
+    final String expiresAt() {
+        return nowPlus("ttl");
+    }
+
+    /**
+     * The message columns, each with a prefix ({@code deleted.}, {@code q.}, or none), then
+     * {@code expires_at} and the database's clock, to tell an expired row by that clock alone.
+     * (Not a CASE on the two: Babelfish refuses an expression on {@code deleted.} in OUTPUT.)
+     */
+    final String messageColumns(String prefix) {
         StringBuilder s = new StringBuilder();
         for (String c : MESSAGE_COLUMNS) {
             s.append(s.length() == 0 ? "" : ", ").append(prefix).append(c);
         }
-        return s.toString();
+        return s.append(", ").append(prefix).append("expires_at, ").append(now()).toString();
     }
 
     /** Truncates an error text to what the column holds. */
@@ -487,6 +497,7 @@ public abstract class Dialect {
             for (OutgoingMessage m : messages) {
                 b.setInt("priority", m.priority())
                         .setMillis("delay", m.delay().toMillis())
+                        .setMillis("ttl", m.timeToLive())
                         .setString("headers", HeadersJson.write(m.headers()))
                         .setBytes("body", m.body());
                 ps.addBatch();

@@ -59,7 +59,8 @@ final class H2Dialect extends Dialect {
                         + "headers CHARACTER VARYING, "
                         + "body BINARY VARYING NOT NULL, "
                         + "last_error VARCHAR(2000), "
-                        + "lease_token BIGINT)",
+                        + "lease_token BIGINT, "
+                        + "expires_at TIMESTAMP(6) WITH TIME ZONE)",
                 "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q + " (priority DESC, id)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q + " (dedup_key)",
                 "CREATE TABLE IF NOT EXISTS " + dlq + " ("
@@ -79,8 +80,9 @@ final class H2Dialect extends Dialect {
     }
 
     /**
-     * A queue table made before the defaults existed gets them. Only where one is missing: H2's
-     * ALTER TABLE waits for every transaction on the table (a delivery in flight) and commits.
+     * A queue table made before the defaults existed gets them, and one made before expiry existed
+     * its {@code expires_at} column. Only where missing: H2's ALTER TABLE waits for every
+     * transaction on the table (a delivery in flight) and commits.
      */
     @Override
     List<String> upgradeStatements(Connection c, TableName queue) throws SQLException {
@@ -97,6 +99,16 @@ final class H2Dialect extends Dialect {
                 }
             }
         }
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM INFORMATION_SCHEMA.COLUMNS"
+                + " WHERE TABLE_SCHEMA = COALESCE(?, CURRENT_SCHEMA) AND TABLE_NAME = ? AND UPPER(COLUMN_NAME) = 'EXPIRES_AT'")) {
+            ps.setString(1, queue.schema());
+            ps.setString(2, queue.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    missing.add("ALTER TABLE " + qualified(queue) + " ADD COLUMN expires_at TIMESTAMP(6) WITH TIME ZONE");
+                }
+            }
+        }
         return missing;
     }
 
@@ -108,7 +120,7 @@ final class H2Dialect extends Dialect {
     @Override
     String insert(String q) {
         return "SELECT id FROM FINAL TABLE (INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, "
-                + nowPlus("delay") + ", CURRENT_TIMESTAMP, :headers, :body, :dedupKey))";
+                + nowPlus("delay") + ", CURRENT_TIMESTAMP, :headers, :body, :dedupKey, " + expiresAt() + "))";
     }
 
     @Override

@@ -47,8 +47,10 @@ final class PostgresDialect extends Dialect {
                         + "headers TEXT, "
                         + "body BYTEA NOT NULL, "
                         + "last_error VARCHAR(2000), "
-                        + "lease_token BIGINT)",
+                        + "lease_token BIGINT, "
+                        + "expires_at TIMESTAMPTZ)",
                 clockDefaults(q),
+                expiresAtColumn(q),
                 "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q
                         + " (priority DESC, id) INCLUDE (visible_at)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q
@@ -87,6 +89,17 @@ final class PostgresDialect extends Dialect {
         return sql.append(" END $$").toString();
     }
 
+    /**
+     * Gives a queue table made before expiry existed its {@code expires_at} column: a catalog change
+     * only (nullable, no default), but ALTER TABLE waits for the transactions on the table, so only
+     * where it is missing.
+     */
+    private static String expiresAtColumn(String q) {
+        return "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '" + q + "'::regclass"
+                + " AND attname = 'expires_at' AND NOT attisdropped) THEN ALTER TABLE " + q
+                + " ADD COLUMN expires_at TIMESTAMPTZ; END IF; END $$";
+    }
+
     @Override
     SqlTemplate createLock() {
         // IF NOT EXISTS still races in the catalog; an advisory lock makes concurrent creators take turns.
@@ -96,13 +109,13 @@ final class PostgresDialect extends Dialect {
     @Override
     String insert(String q) {
         return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
-                + ", statement_timestamp(), :headers, :body, :dedupKey) RETURNING id";
+                + ", statement_timestamp(), :headers, :body, :dedupKey, " + expiresAt() + ") RETURNING id";
     }
 
     @Override
     String insertIfAbsent(String q) {
         return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
-                + ", statement_timestamp(), :headers, :body, :dedupKey)"
+                + ", statement_timestamp(), :headers, :body, :dedupKey, " + expiresAt() + ")"
                 + " ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING RETURNING id";
     }
 

@@ -44,6 +44,8 @@ public final class QueueTable {
      * deadlock victim, or its lock wait timed out): it left nothing behind, so trying again is safe.
      */
     static final int LOCK_CONFLICT_TRIES = 3;
+    /** The reason recorded for a message whose time to live ran out before it was delivered. */
+    public static final String EXPIRED = "expired";
     /** The most messages one claim or lease takes (small claims never escalate to table locks). */
     public static final int MAX_CLAIM = 1000;
     /** The longest lease accepted. */
@@ -161,6 +163,7 @@ public final class QueueTable {
         try (SqlTemplate.Bound b = insert.prepare(c)) {
             b.setInt("priority", m.priority())
                     .setMillis("delay", m.delay().toMillis())
+                    .setMillis("ttl", m.timeToLive())
                     .setString("headers", HeadersJson.write(m.headers()))
                     .setBytes("body", m.body())
                     .setString("dedupKey", m.dedupKey());
@@ -204,8 +207,8 @@ public final class QueueTable {
      * Takes up to {@code max} ready messages, highest priority first and FIFO within a priority,
      * by deleting them in the caller's transaction: commit consumes them, rollback returns them
      * untouched. Rows other transactions hold are skipped, never waited for. Rows that cannot be
-     * delivered are moved to the dead-letter table in the same transaction and logged, not returned
-     * (see {@link #claim(Connection, int, Consumer)}).
+     * delivered, and expired ones (reason {@link #EXPIRED}), are moved to the dead-letter table in
+     * the same transaction and logged, not returned (see {@link #claim(Connection, int, Consumer)}).
      */
     public List<QueueMessage> claim(Connection c, int max) throws SQLException {
         return claim(c, max, LOGGED);
@@ -527,7 +530,7 @@ public final class QueueTable {
         try (statement; ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
                 Row r = new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4), readInstant(rs, 5),
-                        rs.getInt(6), readInstant(rs, 7), rs.getString(8));
+                        rs.getInt(6), readInstant(rs, 7), rs.getString(8), expired(readInstant(rs, 9), readInstant(rs, 10)));
                 rows.add(r);
             }
         }
@@ -550,21 +553,32 @@ public final class QueueTable {
         }
     }
 
+    /** Whether a row with this expiry has expired at {@code now}, both by the database's clock. */
+    private static boolean expired(Instant expiresAt, Instant now) {
+        return expiresAt != null && now != null && !expiresAt.isAfter(now);
+    }
+
     private static Instant orNow(Instant instant) {
         return instant == null ? Instant.now() : instant;
     }
 
     /** A row as the database returned it; turned into a message by {@link #decode}. */
     private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
-            Instant visibleAt, String dedupKey) {
+            Instant visibleAt, String dedupKey, boolean expired) {
 
         /** The attempt a delivery of this row is: one more than those counted, never below 1 nor overflowing. */
         int nextAttempt() {
             return attempts < 0 ? 1 : attempts == Integer.MAX_VALUE ? attempts : attempts + 1;
         }
 
-        /** The message, or why there can be none. Only headers and enqueued_at can be malformed. */
+        /**
+         * The message, or why there can be none: its time to live ran out, or the row is malformed
+         * (only headers and enqueued_at can be).
+         */
         Decoded decode(TableName queue, int attempt) {
+            if (expired) {
+                return new Decoded(null, attempt, EXPIRED);
+            }
             if (enqueuedAt == null) {
                 return new Decoded(null, attempt, "undeliverable: the enqueued_at column holds a time outside"
                         + " what Java can represent (recorded here as the time it was found)");
@@ -584,8 +598,9 @@ public final class QueueTable {
     }
 
     /** Logs each undeliverable row: for callers of the engine that do not count them themselves. */
-    private static final Consumer<UndeliverableMessage> LOGGED = m -> LOG.warning(() -> "message " + m.id()
-            + " cannot be delivered and was moved to the dead-letter table: " + m.reason());
+    private static final Consumer<UndeliverableMessage> LOGGED = m -> LOG.log(
+            EXPIRED.equals(m.reason()) ? java.util.logging.Level.INFO : java.util.logging.Level.WARNING,
+            () -> "message " + m.id() + " was not delivered and was moved to the dead-letter table: " + m.reason());
 
     @FunctionalInterface
     private interface Fence {

@@ -127,6 +127,16 @@ final class SqlTemplate {
          * seconds) and {@code :name_ms} (the remaining milliseconds), for T-SQL's DATEADD, whose
          * argument is an INT.
          */
+        /** A duration in ms, or SQL NULL for a null duration (as {@link #setMillis(String, long)}). */
+        Bound setMillis(String name, java.time.Duration duration) throws SQLException {
+            if (duration != null) {
+                return setMillis(name, duration.toMillis());
+            }
+            each(name, i -> statement.setNull(i, java.sql.Types.BIGINT));
+            each(name + "_s", i -> statement.setNull(i, java.sql.Types.INTEGER));
+            return each(name + "_ms", i -> statement.setNull(i, java.sql.Types.INTEGER));
+        }
+
         Bound setMillis(String name, long millis) throws SQLException {
             setLong(name, millis);
             setInt(name + "_s", Math.toIntExact(millis / 1000));

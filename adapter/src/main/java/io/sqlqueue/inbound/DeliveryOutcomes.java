@@ -100,7 +100,9 @@ final class DeliveryOutcomes {
     void countDeadLettered(UndeliverableMessage m) {
         activation.monitor.deadLettered();
         activation.monitor.failed(m.reason());
-        QueueActivation.LOG.warning(() -> "message " + m.id() + " of " + activation.spec.getQueue()
+        // an expired message is an expected outcome, not a fault
+        QueueActivation.LOG.log(QueueTable.EXPIRED.equals(m.reason()) ? java.util.logging.Level.INFO
+                : java.util.logging.Level.WARNING, () -> "message " + m.id() + " of " + activation.spec.getQueue()
                 + " moved to the dead-letter table: " + m.reason());
     }
 

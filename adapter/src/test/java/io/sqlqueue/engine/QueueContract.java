@@ -328,6 +328,69 @@ abstract class QueueContract {
         assertEquals(0, count(q.dialect().qualified(q.name())));
     }
 
+    // ---- expiry ---------------------------------------------------------------------------------
+
+    @Test
+    void aMessageWhoseTimeToLiveRanOutIsNeverDeliveredAndEndsInTheDeadLetterTableAsExpired() throws Exception {
+        Duration ttl = Duration.ofMillis(1500);
+        Instant sent = Instant.now();
+        for (String path : List.of("claimed", "leased", "held")) {
+            queue.send(connection, OutgoingMessage.text("expires " + path).timeToLive(ttl).build());
+        }
+        queue.send(connection, OutgoingMessage.text("lives an hour").timeToLive(Duration.ofHours(1)).build());
+        queue.send(connection, text("lives forever"));
+        Await.until(Duration.ofSeconds(20), "the time to live has run out", // one clock here: the database's host
+                () -> Instant.now().isAfter(sent.plus(ttl).plusMillis(200)));
+
+        assertEquals(List.of(), texts(queue.claim(connection, 1)), "the claim took an expired message: not delivered");
+        assertEquals(List.of(), queue.lease(connection, 1, Duration.ofMinutes(1)), "so did the lease");
+        connection.setAutoCommit(false);
+        assertEquals(List.of("lives an hour"), heldTexts(queue.hold(connection, 1, null)),
+                "the hold went on past the expired one");
+        connection.commit();
+        connection.setAutoCommit(true);
+        assertEquals(List.of("lives an hour", "lives forever"), texts(queue.claim(connection, 10)));
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT last_error, COUNT(*) FROM " + queue.dialect().qualified(queue.deadLetterName())
+                        + " GROUP BY last_error")) {
+            assertTrue(rs.next());
+            assertEquals(QueueTable.EXPIRED, rs.getString(1));
+            assertEquals(3, rs.getLong(2), "the three expired messages, dead-lettered once each");
+            assertFalse(rs.next());
+        }
+        assertEquals(0, queueRows());
+    }
+
+    @Test
+    void aQueueTableOfTheShapeBeforeExpiryGainsTheColumnAndKeepsItsMessagesInOrder() throws Exception {
+        String t = queue.dialect().qualified(queue.name());
+        try (Statement s = connection.createStatement()) {
+            s.execute("ALTER TABLE " + t + " DROP COLUMN expires_at"); // the shape of the release before
+        }
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + t + " (priority, body) VALUES (?, ?)")) {
+            for (int i = 0; i < 100; i++) {
+                insert.setInt(1, i % 3 == 0 ? 1 : 0);
+                insert.setBytes(2, ("m" + i).getBytes(StandardCharsets.UTF_8));
+                insert.executeUpdate();
+            }
+        }
+        queue.createIfMissing(connection);
+        queue.createIfMissing(connection); // again, as every later start does: nothing left to change
+
+        queue.send(connection, OutgoingMessage.text("m100").timeToLive(Duration.ofHours(1)).build());
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 100; i += 3) {
+            expected.add("m" + i); // priority 1 first, each priority in send order
+        }
+        for (int i = 0; i < 100; i++) {
+            if (i % 3 != 0) {
+                expected.add("m" + i);
+            }
+        }
+        expected.add("m100");
+        assertEquals(expected, texts(queue.claim(connection, 200)), "none lost, none reordered");
+    }
+
     @Test
     void higherPriorityFirstThenFifo() throws SQLException {
         queue.send(connection, text("a"));
@@ -1285,6 +1348,11 @@ abstract class QueueContract {
         assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x").priority(40000));
         assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x").dedupKey("k".repeat(201)));
         assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x").header("", "v"));
+        e = assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x").timeToLive(Duration.ZERO));
+        assertTrue(e.getMessage().contains("timeToLive"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.text("x")
+                .timeToLive(Duration.ofSeconds(5)).delay(Duration.ofSeconds(5)).build());
+        assertTrue(e.getMessage().contains("expire before it could be delivered"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> queue.claim(connection, 0));
         assertThrows(IllegalArgumentException.class, () -> queue.lease(connection, 1, Duration.ZERO));
 

@@ -39,8 +39,8 @@ class SqlServerDialectTest {
                 + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
                 + " ORDER BY priority DESC, id) "), claim);
         assertTrue(claim.endsWith("DELETE FROM [dbo].[orders] WITH (ROWLOCK, READPAST) OUTPUT deleted.id, deleted.priority,"
-                + " deleted.headers, deleted.body, deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key"
-                + " WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
+                + " deleted.headers, deleted.body, deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key,"
+                + " deleted.expires_at, SYSUTCDATETIME() WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
                 + " AND visible_at <= SYSUTCDATETIME()"), "matched on the whole clustered key: " + claim);
     }
 
@@ -146,11 +146,18 @@ class SqlServerDialectTest {
     }
 
     @Test
+    void aQueueTableOfAnEarlierReleaseGainsTheExpiryColumnOnlyWhereItIsMissing() {
+        assertTrue(sql.create().get(0).contains("expires_at DATETIME2(7) NULL, "), sql.create().get(0));
+        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
+                + " AND name = N'expires_at') ALTER TABLE [dbo].[orders] ADD expires_at DATETIME2(7) NULL", sql.create().get(5));
+    }
+
+    @Test
     void aQueueOrDeadLetterTableWithAnEnabledTriggerIsRefusedAtStartup() {
-        String check = sql.create().get(5);
+        String check = sql.create().get(6);
         assertTrue(check.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'[dbo].[orders]')"
                 + " AND is_disabled = 0) THROW 51001, N'the queue table orders has an enabled trigger"), check);
-        String deadLetters = sql.create().get(6);
+        String deadLetters = sql.create().get(7);
         assertTrue(deadLetters.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id ="
                 + " OBJECT_ID(N'[dbo].[orders_dlq]') AND is_disabled = 0) THROW 51001, N'the dead-letter table"
                 + " orders_dlq has an enabled trigger"), deadLetters);
