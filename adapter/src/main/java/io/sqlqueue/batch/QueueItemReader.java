@@ -18,8 +18,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import javax.naming.InitialContext;
 import javax.sql.DataSource;
@@ -42,7 +44,7 @@ import javax.sql.DataSource;
  * {@code item-count} or a divisor of it. Within a chunk the reader goes on in the dequeue order
  * after the last message it read (a transaction does not skip its own locks); a message that
  * becomes ready ahead of that place meanwhile (a higher priority, one another consumer gave back)
- * is read by a later chunk.
+ * is read when none is left after it.
  *
  * <p><b>End of the step.</b> When the queue has no ready message, the reader waits, polling, up to
  * {@code idleTimeout} milliseconds (0, the default: the step ends at the first empty read; -1:
@@ -145,10 +147,13 @@ public class QueueItemReader extends AbstractItemReader {
         Duration pause = Duration.ofMillis(20);
         while (true) {
             try (Connection c = resource.getConnection()) {
-                buffer.addAll(table.hold(c, claim, lastHeld));
+                List<HeldMessage> held = table.hold(c, claim, lastHeld);
+                buffer.addAll(held.isEmpty() && lastHeld != null ? aheadOfLastHeld(c) : held);
             }
             if (!buffer.isEmpty()) {
-                lastHeld = buffer.peekLast();
+                for (HeldMessage m : buffer) {
+                    lastHeld = lastHeld == null || isAfter(m, lastHeld) ? m : lastHeld;
+                }
                 return true;
             }
             if (idleMillis == 0 || (idleMillis > 0 && System.nanoTime() - deadline >= 0) || stopping()) {
@@ -157,6 +162,28 @@ public class QueueItemReader extends AbstractItemReader {
             LockSupport.parkNanos(pause.toNanos());
             pause = pause.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : pause.multipliedBy(2);
         }
+    }
+
+    /**
+     * Messages that became ready ahead of the last one held in this chunk (a higher priority, one
+     * another consumer gave back), once none is left after it: a hold from the start, without the
+     * messages this chunk holds already (its own locks do not hide them from it).
+     */
+    private List<HeldMessage> aheadOfLastHeld(Connection c) throws SQLException {
+        Set<Long> own = new HashSet<>();
+        handedOut.forEach(m -> own.add(m.message().id()));
+        List<HeldMessage> ahead = new ArrayList<>();
+        for (HeldMessage m : table.hold(c, Math.min(QueueTable.MAX_CLAIM, claim + own.size()), null)) {
+            if (!own.contains(m.message().id())) {
+                ahead.add(m);
+            }
+        }
+        return ahead;
+    }
+
+    /** Whether {@code m} comes after {@code other} in the dequeue order (priority DESC, id). */
+    private static boolean isAfter(HeldMessage m, HeldMessage other) {
+        return m.priority() < other.priority() || (m.priority() == other.priority() && m.message().id() > other.message().id());
     }
 
     private boolean stopping() {

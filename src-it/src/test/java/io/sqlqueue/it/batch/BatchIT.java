@@ -211,6 +211,50 @@ class BatchIT {
         assertTrue(byReader > 0, "the reader took some");
     }
 
+    // Without the hints the probe below sees every row free, and the reader's rows are not held
+    @Test
+    @DisabledIf(value = "io.sqlqueue.it.harness.TestDatabase#isBabelfishOnClient",
+            disabledReason = "Babelfish ignores the table hints UPDLOCK and READPAST")
+    void aMessageGivenBackAheadOfWhatAChunkReadIsReadInTheSameStep() throws Exception {
+        String prefix = queue + "-";
+        send(queue, prefix, 10); // fewer than the chunk's 100: the reader holds them and waits for more
+        long first = count("SELECT MIN(id) FROM \"" + queue + "\"");
+        JobOperator jobs = BatchRuntime.getJobOperator();
+        long drain;
+        try (Connection other = BatchRows.dataSource().getConnection()) {
+            other.setAutoCommit(false); // another consumer holding the first message
+            try (Statement s = other.createStatement()) {
+                s.executeQuery("SELECT id FROM \"" + queue + "\" WHERE id = " + first + " FOR UPDATE").close();
+            }
+            drain = jobs.start("sqlqueue-drain", parameters(Map.of("queue", queue, "idleTimeout", "4000")));
+            Await.until("the reader holds the other 9", Duration.ofSeconds(30), () -> freeRows(queue) == 0);
+            other.rollback(); // gives it back, ahead of the 9 in the dequeue order
+            other.setAutoCommit(true);
+        }
+        assertEquals(BatchStatus.COMPLETED, ended(jobs, drain));
+        assertEquals(10, count("SELECT COUNT(*) FROM batch_rows WHERE body LIKE '" + prefix + "%'"),
+                "the given-back message read in the same step, before it ended");
+        assertEquals(0, queued(queue));
+    }
+
+    /** Rows of the queue no transaction holds, by a locking read that skips held rows. */
+    private static long freeRows(String queue) throws Exception {
+        try (Connection c = BatchRows.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            long free = 0;
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT id FROM \"" + queue + "\" FOR UPDATE SKIP LOCKED")) {
+                while (rs.next()) {
+                    free++;
+                }
+            } finally {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+            return free;
+        }
+    }
+
     @Test
     void aFillJobWritesThroughAConnectionFactoryInTheChunksTransaction() throws Exception {
         String prefix = queue + "-";
