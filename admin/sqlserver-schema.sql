@@ -30,16 +30,21 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)]', N'U') IS NULL BEGIN
         last_error NVARCHAR(2000) NULL,
         lease_token BIGINT NULL,
         expires_at DATETIME2(7) NULL,
+        ordering_key NVARCHAR(200) NULL,
         CONSTRAINT [$(Queue)_pk] PRIMARY KEY NONCLUSTERED (id));
     CREATE UNIQUE CLUSTERED INDEX [$(Queue)_dequeue] ON [$(Schema)].[$(Queue)] (priority DESC, id);
     -- deduplication: one queued message per dedup_key
     CREATE UNIQUE NONCLUSTERED INDEX [$(Queue)_dedup] ON [$(Schema)].[$(Queue)] (dedup_key)
         WHERE dedup_key IS NOT NULL;
 END;
--- A queue table made by a release before expiry gets its column (nullable: a catalog change only).
+-- A queue table made by a release before expiry and ordering keys gets their columns (nullable: a
+-- catalog change only).
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
         AND name = N'expires_at')
     ALTER TABLE [$(Schema)].[$(Queue)] ADD expires_at DATETIME2(7) NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
+        AND name = N'ordering_key')
+    ALTER TABLE [$(Schema)].[$(Queue)] ADD ordering_key NVARCHAR(200) NULL;
 
 -- The dead letters, clustered on when they failed (the purge deletes from its start).
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN
@@ -53,12 +58,16 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN
         headers NVARCHAR(MAX) NULL,
         body VARBINARY(MAX) NOT NULL,
         last_error NVARCHAR(2000) NULL,
-        failed_at DATETIME2(7) NOT NULL);
+        failed_at DATETIME2(7) NOT NULL,
+        ordering_key NVARCHAR(200) NULL);
     CREATE CLUSTERED INDEX [$(Queue)_dlq_failed] ON [$(Schema)].[$(Queue)_dlq] (failed_at, id);
     -- the requeue keeps one dead letter per dedup_key
     CREATE NONCLUSTERED INDEX [$(Queue)_dlq_dedup] ON [$(Schema)].[$(Queue)_dlq] (dedup_key, failed_at, id)
         WHERE dedup_key IS NOT NULL;
 END;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]')
+        AND name = N'ordering_key')
+    ALTER TABLE [$(Schema)].[$(Queue)_dlq] ADD ordering_key NVARCHAR(200) NULL;
 
 -- The completion journal (activation property journal=true): one row per finished message.
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)_journal]', N'U') IS NULL BEGIN
@@ -74,6 +83,18 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)_journal]', N'U') IS NULL BEGIN
 END;
 
 COMMIT;
+GO
+
+-- Ordered delivery (activation property orderedDelivery) looks up the earlier messages of a key
+-- here. In a batch of its own, after the column exists. On a deep queue of an earlier release an
+-- offline build holds a shared lock on the table (sends and claims wait) until it has read it:
+-- where the edition has online index builds (Enterprise, Azure SQL), add WITH (ONLINE = ON).
+-- The adapter finds any index whose first column is ordering_key and builds none of its own.
+IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id
+        AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
+        AND ic.key_ordinal = 1 AND c.name = N'ordering_key')
+    CREATE NONCLUSTERED INDEX [$(Queue)_ordering] ON [$(Schema)].[$(Queue)] (ordering_key, id)
+        WHERE ordering_key IS NOT NULL;
 GO
 
 -- What the application needs at run time: rows in and rows out. It creates nothing: with these

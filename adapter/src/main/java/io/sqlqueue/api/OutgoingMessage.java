@@ -10,7 +10,8 @@ import java.util.Objects;
 
 /**
  * A message to enqueue: a body, optional headers, a delay, a priority, an optional time to
- * live and an optional deduplication key. Built with {@link #bytes(byte[])} or {@link #text(String)}:
+ * live, an optional deduplication key and an optional ordering key. Built with
+ * {@link #bytes(byte[])} or {@link #text(String)}:
  *
  * <pre>{@code
  * OutgoingMessage m = OutgoingMessage.text("{\"order\":42}")
@@ -19,6 +20,7 @@ import java.util.Objects;
  *         .priority(5)
  *         .timeToLive(Duration.ofMinutes(10))
  *         .dedupKey("order-42")
+ *         .orderingKey("customer-7")
  *         .build();
  * }</pre>
  *
@@ -34,6 +36,8 @@ public final class OutgoingMessage {
     public static final Duration MAX_DELAY = Duration.ofDays(3650);
     /** The longest deduplication key accepted, in characters (the column is NVARCHAR(200)). */
     public static final int MAX_DEDUP_KEY_LENGTH = 200;
+    /** The longest ordering key accepted, in characters (the column is NVARCHAR(200)). */
+    public static final int MAX_ORDERING_KEY_LENGTH = 200;
 
     private final byte[] body;
     private final Map<String, String> headers;
@@ -41,6 +45,7 @@ public final class OutgoingMessage {
     private final int priority;
     private final String dedupKey;
     private final Duration timeToLive;
+    private final String orderingKey;
 
     private OutgoingMessage(Builder b) {
         this.body = b.body;
@@ -49,6 +54,7 @@ public final class OutgoingMessage {
         this.priority = b.priority;
         this.dedupKey = b.dedupKey;
         this.timeToLive = b.timeToLive;
+        this.orderingKey = b.orderingKey;
     }
 
     /** Starts a message whose body is these bytes (copied). */
@@ -95,11 +101,17 @@ public final class OutgoingMessage {
         return timeToLive;
     }
 
+    /** The ordering key, or {@code null}: see {@link Builder#orderingKey(String)}. */
+    public String orderingKey() {
+        return orderingKey;
+    }
+
     @Override
     public String toString() {
         return "OutgoingMessage[" + body.length + " bytes, headers=" + headers + ", delay=" + delay
                 + ", priority=" + priority + (dedupKey == null ? "" : ", dedupKey=" + dedupKey)
-                + (timeToLive == null ? "" : ", timeToLive=" + timeToLive) + "]";
+                + (timeToLive == null ? "" : ", timeToLive=" + timeToLive)
+                + (orderingKey == null ? "" : ", orderingKey=" + orderingKey) + "]";
     }
 
     /** Sets the optional parts of an {@link OutgoingMessage}. Not thread-safe. */
@@ -110,6 +122,7 @@ public final class OutgoingMessage {
         private int priority;
         private String dedupKey;
         private Duration timeToLive;
+        private String orderingKey;
 
         private Builder(byte[] body) {
             this.body = body;
@@ -185,6 +198,27 @@ public final class OutgoingMessage {
         }
 
         /**
+         * Puts the message in the sequence of its key (a customer, an account, an aggregate): a
+         * consumer with ordered delivery turned on ({@code orderedDelivery}) delivers the messages
+         * of one key one at a time, in the order they were sent, while messages of different keys
+         * (and messages without a key) are delivered in parallel. A message that fails holds back
+         * the later messages of its key through its retries, until it is delivered or moved to the
+         * dead-letter table. "The order they were sent" is the order of their ids: the order of
+         * the sends of one transaction, or of transactions that commit one after the other; sends
+         * of one key from transactions running at the same time have no order between them.
+         * Priorities do not reorder the messages of one key. 1 to {@link #MAX_ORDERING_KEY_LENGTH}
+         * characters. Default: none.
+         */
+        public Builder orderingKey(String orderingKey) {
+            if (orderingKey == null || orderingKey.isEmpty() || orderingKey.length() > MAX_ORDERING_KEY_LENGTH) {
+                throw new IllegalArgumentException("orderingKey must be 1 to " + MAX_ORDERING_KEY_LENGTH
+                        + " characters, was " + (orderingKey == null ? "null" : orderingKey.length() + " characters"));
+            }
+            this.orderingKey = orderingKey;
+            return this;
+        }
+
+        /**
          * The message.
          *
          * @throws IllegalArgumentException when the time to live is not longer than the delay: the
@@ -203,11 +237,11 @@ public final class OutgoingMessage {
     public boolean equals(Object o) {
         return o instanceof OutgoingMessage m && Arrays.equals(body, m.body) && headers.equals(m.headers)
                 && delay.equals(m.delay) && priority == m.priority && Objects.equals(dedupKey, m.dedupKey)
-                && Objects.equals(timeToLive, m.timeToLive);
+                && Objects.equals(timeToLive, m.timeToLive) && Objects.equals(orderingKey, m.orderingKey);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(Arrays.hashCode(body), headers, delay, priority, dedupKey, timeToLive);
+        return Objects.hash(Arrays.hashCode(body), headers, delay, priority, dedupKey, timeToLive, orderingKey);
     }
 }

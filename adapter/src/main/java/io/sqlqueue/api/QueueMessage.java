@@ -21,16 +21,24 @@ public final class QueueMessage {
     private final Map<String, String> headers;
     private final Instant enqueuedAt;
     private final int attempt;
+    private final String orderingKey;
 
     /** Created by the adapter; applications receive instances, they do not build them. */
     public QueueMessage(long id, String queue, byte[] body, Map<String, String> headers, Instant enqueuedAt,
             int attempt) {
+        this(id, queue, body, headers, enqueuedAt, attempt, null);
+    }
+
+    /** As the other constructor, with the message's ordering key ({@code null} for none). */
+    public QueueMessage(long id, String queue, byte[] body, Map<String, String> headers, Instant enqueuedAt,
+            int attempt, String orderingKey) {
         this.id = id;
         this.queue = Objects.requireNonNull(queue, "queue");
         this.body = Objects.requireNonNull(body, "body");
         this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         this.enqueuedAt = Objects.requireNonNull(enqueuedAt, "enqueuedAt");
         this.attempt = attempt;
+        this.orderingKey = orderingKey;
     }
 
     /** The id the enqueue returned: unique within the queue, increasing in enqueue order. */
@@ -65,6 +73,11 @@ public final class QueueMessage {
     /** Which delivery this is: 1 for the first. */
     public int attempt() {
         return attempt;
+    }
+
+    /** The ordering key it was sent with, or {@code null}. */
+    public String orderingKey() {
+        return orderingKey;
     }
 
     @Override

@@ -23,11 +23,11 @@ public abstract class Dialect {
      * {@code expires_at} and the database's clock ({@link #messageColumns}).
      */
     static final String[] MESSAGE_COLUMNS =
-            {"id", "priority", "headers", "body", "enqueued_at", "attempts", "visible_at", "dedup_key"};
+            {"id", "priority", "headers", "body", "enqueued_at", "attempts", "visible_at", "dedup_key", "ordering_key"};
 
     /** The columns a dead-letter row is written with, in order. */
     static final String DEAD_LETTER_COLUMNS =
-            "id, priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error, failed_at";
+            "id, priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error, failed_at, ordering_key";
 
     /**
      * The queue columns a requeued dead letter is written with, in order; {@code id} is left to the
@@ -35,7 +35,7 @@ public abstract class Dialect {
      * under IDENTITY_INSERT, which needs ALTER permission), so a requeued message gets a new id.
      */
     static final String REQUEUE_COLUMNS =
-            "priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error";
+            "priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error, ordering_key";
 
     /** The journal's columns, in the order of every insert. */
     static final String JOURNAL_COLUMNS =
@@ -127,10 +127,14 @@ public abstract class Dialect {
         return "40001".equals(state) || "40P01".equals(state);
     }
 
-    /** All the statements of one queue. */
-    final QueueSql queueSql(TableName queue, TableName deadLetters) {
+    /**
+     * All the statements of one queue; with {@code keyOrder}, claims, leases and holds take only
+     * the first message of each ordering key ({@link #headOfKey}).
+     */
+    final QueueSql queueSql(TableName queue, TableName deadLetters, boolean keyOrder) {
         String q = qualified(queue);
         String dlq = qualified(deadLetters);
+        String order = keyOrder ? headOfKey(q) : "";
         return new QueueSql(
                 q,
                 dlq,
@@ -140,12 +144,12 @@ public abstract class Dialect {
                 new SqlTemplate(insertIfAbsent(q)),
                 insertForBatch(q) == null ? null : new SqlTemplate(insertForBatch(q)),
                 new SqlTemplate("SELECT id FROM " + q + " WHERE dedup_key = :dedupKey"),
-                candidates(q, "") == null ? null : new SqlTemplate(candidates(q, "")),
-                candidates(q, AND_AFTER) == null ? null : new SqlTemplate(candidates(q, AND_AFTER)),
-                new SqlTemplate(claim(q)),
-                new SqlTemplate(lease(q)),
-                new SqlTemplate(hold(q, "")),
-                new SqlTemplate(hold(q, AND_AFTER)),
+                candidates(q, order) == null ? null : new SqlTemplate(candidates(q, order)),
+                candidates(q, AND_AFTER + order) == null ? null : new SqlTemplate(candidates(q, AND_AFTER + order)),
+                new SqlTemplate(claim(q, order)),
+                new SqlTemplate(lease(q, order)),
+                new SqlTemplate(hold(q, order)),
+                new SqlTemplate(hold(q, AND_AFTER + order)),
                 new SqlTemplate("DELETE FROM " + q + " WHERE " + byId(q) + " AND lease_token = :token"),
                 deleteHeld(q) == null ? null : new SqlTemplate(deleteHeld(q)),
                 // The fence "attempts < :newAttempts" counts each failed attempt once, however many
@@ -157,10 +161,11 @@ public abstract class Dialect {
                 new SqlTemplate(deadLetter(q, dlq, "CAST(:newAttempts AS INTEGER)", "attempts < :newAttempts")),
                 new SqlTemplate(deadLetter(q, dlq, "attempts", "lease_token = :token")),
                 new SqlTemplate("INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") VALUES (:id, :priority,"
-                        + " :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + now() + ")"),
+                        + " :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + now()
+                        + ", :orderingKey)"),
                 new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + now()
                         + ", lease_token = NULL WHERE " + byId(q) + " AND lease_token = :token"),
-                new SqlTemplate(peek(q)),
+                new SqlTemplate(peek(q, order)),
                 new SqlTemplate(stats(q)),
                 new SqlTemplate("SELECT COUNT(*) FROM " + dlq + readUncommitted()),
                 new SqlTemplate(requeueDeadLetters(q, dlq)),
@@ -195,8 +200,17 @@ public abstract class Dialect {
      * looking at the catalog now; none by default (a dialect whose CREATE statements already do it,
      * or that has nothing to change).
      */
-    List<String> upgradeStatements(Connection c, TableName queue) throws SQLException {
+    List<String> upgradeStatements(Connection c, TableName queue, TableName deadLetters) throws SQLException {
         return List.of();
+    }
+
+    /**
+     * Creates indexes over columns that {@link #upgradeStatements} may have just added, or that a
+     * populated table of an earlier release lacks and {@link #createStatements}' transaction would
+     * take long to build; run after those have committed. None by default: the dialect's CREATE
+     * statements build them.
+     */
+    void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
     }
 
     /** A statement taking a transaction-scoped lock on :resource (or :key, a hash of it); null if none. */
@@ -210,31 +224,52 @@ public abstract class Dialect {
 
     /** The plain INSERT for JDBC batches with generated keys, or null to use {@link #insertBatch}'s own way. */
     String insertForBatch(String q) {
-        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body, expires_at) VALUES (:priority, "
-                + nowPlus("delay") + ", " + now() + ", :headers, :body, " + expiresAt() + ")";
+        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key)"
+                + " VALUES (:priority, " + nowPlus("delay") + ", " + now() + ", :headers, :body, " + insertTail() + ")";
     }
 
     /**
-     * A query for the next :n ready ids after :offset, without locks, and {@code andAfter} ("" or
-     * {@link #AND_AFTER}); null where the claim needs none.
+     * A query for the next :n ready ids after :offset, without locks, with the conditions
+     * {@code and} ("", {@link #AND_AFTER}, {@link #headOfKey} or both) on the rows aliased
+     * {@code m}; null where the claim needs none.
      */
-    String candidates(String q, String andAfter) {
+    String candidates(String q, String and) {
         return null;
     }
 
-    /** Deletes up to :n ready messages, highest priority first, FIFO within a priority, skipping locked rows. */
-    abstract String claim(String q);
+    /**
+     * Deletes up to :n ready messages, highest priority first, FIFO within a priority, skipping
+     * locked rows; only rows that also meet {@code and} ("" or {@link #headOfKey}), aliased {@code m}.
+     */
+    abstract String claim(String q, String and);
 
     /** Like {@link #claim}, but hides the rows for :lease ms, increments attempts and sets :token. */
-    abstract String lease(String q);
+    abstract String lease(String q, String and);
 
     /**
      * Like {@link #claim}, but only locks the rows, until the statement's transaction ends: they
-     * stay as they are, and other consumers skip them meanwhile. With {@code andAfter}
-     * ({@link #AND_AFTER}) only rows after a place in the dequeue order: a transaction's own locks
-     * are not skipped, so a second hold in it goes on after the first's last row.
+     * stay as they are, and other consumers skip them meanwhile. With {@link #AND_AFTER} in
+     * {@code and}, only rows after a place in the dequeue order: a transaction's own locks are not
+     * skipped, so a second hold in it goes on after the first's last row.
      */
-    abstract String hold(String q, String andAfter);
+    abstract String hold(String q, String and);
+
+    /**
+     * The condition of ordered delivery on a row aliased {@code m}: it has no ordering key, or no
+     * row of its key with a smaller id is in the table. Whatever holds that earlier row keeps
+     * the key: a transaction that deleted it and has not committed (the database still shows the
+     * row to others), a lease, a retry back-off, a delay. So one message per key is in flight and
+     * the next is taken only once the one before it is gone for good: delivered and committed, or
+     * dead-lettered. One claim takes at most one message per key, since it sees the others behind
+     * it. A probe of the index on {@code (ordering_key, id)} per row looked at; the rows a
+     * claim passes over are the waiting messages of keys in flight ahead of the first free ones.
+     * The redundant {@code IS NOT NULL} lets SQL Server use its filtered index.
+     */
+    static String headOfKey(String q) {
+        return " AND (m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + q + " AS earlier"
+                + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key"
+                + " AND earlier.id < m.id))";
+    }
 
     /**
      * The rows after (:afterPriority, :afterId) in the dequeue order {@code priority DESC, id}; the
@@ -248,8 +283,12 @@ public abstract class Dialect {
      */
     abstract String deadLetter(String q, String dlq, String attempts, String fence);
 
-    /** A cheap query returning a row when a message is ready. */
-    abstract String peek(String q);
+    /**
+     * A cheap query returning a row when a message is ready, and meets {@code and} ("" or
+     * {@link #headOfKey}: otherwise a poller of an ordered queue would keep starting deliveries for
+     * messages waiting behind their key), on rows aliased {@code m}.
+     */
+    abstract String peek(String q, String and);
 
     /**
      * Moves up to :n (a literal) dead letters back into the queue in one statement, oldest failure
@@ -400,14 +439,17 @@ public abstract class Dialect {
                 + " ELSE " + column + " + 1 END";
     }
 
-    /** The column list of an insert, shared by all dialects; its values end with {@link #expiresAt()}. */
+    /** The column list of an insert, shared by all dialects; its values end with {@link #insertTail()}. */
     static String insertColumns() {
-        return "(priority, visible_at, enqueued_at, headers, body, dedup_key, expires_at)";
+        return "(priority, visible_at, enqueued_at, headers, body, dedup_key, expires_at, ordering_key)";
     }
 
-    /** The value of {@code expires_at} in an insert: now plus :ttl ms, or NULL when :ttl is NULL. */
-    final String expiresAt() {
-        return nowPlus("ttl");
+    /**
+     * The last values of an insert: {@code expires_at}, now plus :ttl ms (NULL when :ttl is NULL),
+     * and {@code ordering_key}, :orderingKey.
+     */
+    final String insertTail() {
+        return nowPlus("ttl") + ", :orderingKey";
     }
 
     /**
@@ -499,7 +541,8 @@ public abstract class Dialect {
                         .setMillis("delay", m.delay().toMillis())
                         .setMillis("ttl", m.timeToLive())
                         .setString("headers", HeadersJson.write(m.headers()))
-                        .setBytes("body", m.body());
+                        .setBytes("body", m.body())
+                        .setString("orderingKey", m.orderingKey());
                 ps.addBatch();
             }
             ps.executeBatch();

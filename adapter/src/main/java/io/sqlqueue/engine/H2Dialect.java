@@ -60,7 +60,8 @@ final class H2Dialect extends Dialect {
                         + "body BINARY VARYING NOT NULL, "
                         + "last_error VARCHAR(2000), "
                         + "lease_token BIGINT, "
-                        + "expires_at TIMESTAMP(6) WITH TIME ZONE)",
+                        + "expires_at TIMESTAMP(6) WITH TIME ZONE, "
+                        + "ordering_key VARCHAR(200))",
                 "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q + " (priority DESC, id)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q + " (dedup_key)",
                 "CREATE TABLE IF NOT EXISTS " + dlq + " ("
@@ -73,43 +74,69 @@ final class H2Dialect extends Dialect {
                         + "headers CHARACTER VARYING, "
                         + "body BINARY VARYING NOT NULL, "
                         + "last_error VARCHAR(2000), "
-                        + "failed_at TIMESTAMP(6) WITH TIME ZONE NOT NULL)",
+                        + "failed_at TIMESTAMP(6) WITH TIME ZONE NOT NULL, "
+                        + "ordering_key VARCHAR(200))",
                 "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_failed") + " ON " + dlq + " (failed_at, id)",
                 "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_dedup") + " ON " + dlq
                         + " (dedup_key, failed_at, id)");
     }
 
     /**
-     * A queue table made before the defaults existed gets them, and one made before expiry existed
-     * its {@code expires_at} column. Only where missing: H2's ALTER TABLE waits for every
-     * transaction on the table (a delivery in flight) and commits.
+     * A queue table made before the defaults existed gets them, and tables made before expiry and
+     * ordering keys existed their columns; found with one look at the catalog. Only where missing:
+     * H2's ALTER TABLE waits for every transaction on the table (a delivery in flight), even when
+     * it has nothing to do ({@code ADD COLUMN IF NOT EXISTS} too), and commits.
      */
     @Override
-    List<String> upgradeStatements(Connection c, TableName queue) throws SQLException {
-        List<String> missing = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS"
-                + " WHERE TABLE_SCHEMA = COALESCE(?, CURRENT_SCHEMA) AND TABLE_NAME = ?"
-                + " AND UPPER(COLUMN_NAME) IN ('VISIBLE_AT', 'ENQUEUED_AT') AND COLUMN_DEFAULT IS NULL")) {
-            ps.setString(1, queue.schema());
-            ps.setString(2, queue.table());
+    List<String> upgradeStatements(Connection c, TableName queue, TableName deadLetters) throws SQLException {
+        Set<String> queueColumns = new LinkedHashSet<>(), withoutDefault = new LinkedHashSet<>(),
+                deadLetterColumns = new LinkedHashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA = COALESCE(?, CURRENT_SCHEMA)"
+                + " AND TABLE_NAME = ?, UPPER(COLUMN_NAME), COLUMN_DEFAULT IS NULL FROM INFORMATION_SCHEMA.COLUMNS"
+                + " WHERE (TABLE_SCHEMA = COALESCE(?, CURRENT_SCHEMA) AND TABLE_NAME = ?)"
+                + " OR (TABLE_SCHEMA = COALESCE(?, CURRENT_SCHEMA) AND TABLE_NAME = ?)")) {
+            int i = 1;
+            for (TableName t : new TableName[] {queue, queue, deadLetters}) {
+                ps.setString(i++, t.schema());
+                ps.setString(i++, t.table());
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    missing.add("ALTER TABLE " + qualified(queue) + " ALTER COLUMN " + rs.getString(1)
-                            + " SET DEFAULT CURRENT_TIMESTAMP");
+                    (rs.getBoolean(1) ? queueColumns : deadLetterColumns).add(rs.getString(2));
+                    if (rs.getBoolean(1) && rs.getBoolean(3)) {
+                        withoutDefault.add(rs.getString(2));
+                    }
                 }
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM INFORMATION_SCHEMA.COLUMNS"
-                + " WHERE TABLE_SCHEMA = COALESCE(?, CURRENT_SCHEMA) AND TABLE_NAME = ? AND UPPER(COLUMN_NAME) = 'EXPIRES_AT'")) {
-            ps.setString(1, queue.schema());
-            ps.setString(2, queue.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    missing.add("ALTER TABLE " + qualified(queue) + " ADD COLUMN expires_at TIMESTAMP(6) WITH TIME ZONE");
-                }
+        String q = qualified(queue);
+        List<String> missing = new ArrayList<>();
+        for (String column : new String[] {"VISIBLE_AT", "ENQUEUED_AT"}) {
+            if (withoutDefault.contains(column)) {
+                missing.add("ALTER TABLE " + q + " ALTER COLUMN " + column + " SET DEFAULT CURRENT_TIMESTAMP");
             }
+        }
+        if (!queueColumns.contains("EXPIRES_AT")) {
+            missing.add("ALTER TABLE " + q + " ADD COLUMN expires_at TIMESTAMP(6) WITH TIME ZONE");
+        }
+        if (!queueColumns.contains("ORDERING_KEY")) {
+            missing.add("ALTER TABLE " + q + " ADD COLUMN ordering_key VARCHAR(200)");
+        }
+        if (!deadLetterColumns.contains("ORDERING_KEY")) {
+            missing.add("ALTER TABLE " + qualified(deadLetters) + " ADD COLUMN ordering_key VARCHAR(200)");
         }
         return missing;
+    }
+
+    /**
+     * The ordering index, after {@link #upgradeStatements} gave an older table its column. A
+     * {@code CREATE INDEX IF NOT EXISTS} that finds the index takes no lock; one that builds it on
+     * a populated table holds the table until it is done (H2 has no online build).
+     */
+    @Override
+    void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
+        SchemaCreation.createIfMissing(c, null, "sqlqueue:" + queue, List.of("CREATE INDEX IF NOT EXISTS "
+                + quote(queue.table() + "_ordering") + " ON " + qualified(queue) + " (ordering_key, id)"));
     }
 
     @Override
@@ -120,7 +147,7 @@ final class H2Dialect extends Dialect {
     @Override
     String insert(String q) {
         return "SELECT id FROM FINAL TABLE (INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, "
-                + nowPlus("delay") + ", CURRENT_TIMESTAMP, :headers, :body, :dedupKey, " + expiresAt() + "))";
+                + nowPlus("delay") + ", CURRENT_TIMESTAMP, :headers, :body, :dedupKey, " + insertTail() + "))";
     }
 
     @Override
@@ -134,8 +161,8 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    String candidates(String q, String andAfter) {
-        return "SELECT id FROM " + q + " WHERE visible_at <= CURRENT_TIMESTAMP" + andAfter
+    String candidates(String q, String and) {
+        return "SELECT id FROM " + q + " AS m WHERE visible_at <= CURRENT_TIMESTAMP" + and
                 + " ORDER BY priority DESC, id OFFSET :offset ROWS FETCH FIRST :n ROWS ONLY";
     }
 
@@ -214,13 +241,19 @@ final class H2Dialect extends Dialect {
         return ours.toArray(Long[]::new);
     }
 
+    /**
+     * The rows of {@link #prepareClaim}'s candidates that it locked; {@code and} was a condition on
+     * the candidates. The lock step does not check it again: a row stops being the first of its
+     * key only if an earlier row of the key appears, which a send cannot make (ids grow), and an
+     * earlier row that another transaction deletes stays visible to this one until it commits.
+     */
     @Override
-    String claim(String q) {
+    String claim(String q, String and) {
         return "SELECT " + messageColumns("") + " FROM OLD TABLE (DELETE FROM " + q + " WHERE " + next(q) + ")";
     }
 
     @Override
-    String lease(String q) {
+    String lease(String q, String and) {
         return "SELECT " + messageColumns("") + " FROM FINAL TABLE (UPDATE " + q + " SET visible_at = "
                 + nowPlus("lease") + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token WHERE " + next(q) + ")";
     }
@@ -256,7 +289,7 @@ final class H2Dialect extends Dialect {
     @Override
     String deadLetter(String q, String dlq, String attempts, String fence) {
         return "INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, "
-                + attempts + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), CURRENT_TIMESTAMP"
+                + attempts + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), CURRENT_TIMESTAMP, ordering_key"
                 + " FROM OLD TABLE (DELETE FROM " + q + " WHERE id = :id AND " + fence + ")";
     }
 
@@ -295,7 +328,8 @@ final class H2Dialect extends Dialect {
         String dlq = sql.deadLetterTableName();
         int copied;
         try (SqlTemplate.Bound b = new SqlTemplate("INSERT INTO " + sql.tableName() + " (" + REQUEUE_COLUMNS + ")"
-                + " SELECT priority, CURRENT_TIMESTAMP, enqueued_at, 0, dedup_key, headers, body, last_error FROM " + dlq
+                + " SELECT priority, CURRENT_TIMESTAMP, enqueued_at, 0, dedup_key, headers, body, last_error, ordering_key"
+                + " FROM " + dlq
                 + " WHERE _ROWID_ = ANY(:rows) ORDER BY failed_at, id").prepare(c)) {
             copied = b.setLongs("rows", rows).executeUpdate();
         }
@@ -340,8 +374,8 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    String peek(String q) {
-        return "SELECT 1 FROM " + q + " WHERE visible_at <= CURRENT_TIMESTAMP FETCH FIRST 1 ROW ONLY";
+    String peek(String q, String and) {
+        return "SELECT 1 FROM " + q + " AS m WHERE visible_at <= CURRENT_TIMESTAMP" + and + " FETCH FIRST 1 ROW ONLY";
     }
 
     @Override

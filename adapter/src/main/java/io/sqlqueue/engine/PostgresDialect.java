@@ -1,7 +1,11 @@
 package io.sqlqueue.engine;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
+import java.util.logging.Logger;
 
 /**
  * PostgreSQL: a {@code FOR UPDATE SKIP LOCKED} subquery picks and locks the next rows, the
@@ -10,6 +14,8 @@ import java.util.List;
  * clock stand still.
  */
 final class PostgresDialect extends Dialect {
+
+    private static final Logger LOG = Logger.getLogger(PostgresDialect.class.getName());
 
     @Override
     public String name() {
@@ -48,9 +54,15 @@ final class PostgresDialect extends Dialect {
                         + "body BYTEA NOT NULL, "
                         + "last_error VARCHAR(2000), "
                         + "lease_token BIGINT, "
-                        + "expires_at TIMESTAMPTZ)",
+                        + "expires_at TIMESTAMPTZ, "
+                        + "ordering_key VARCHAR(200))",
                 clockDefaults(q),
-                expiresAtColumn(q),
+                addColumnIfMissing(q, "expires_at", "TIMESTAMPTZ"),
+                addColumnIfMissing(q, "ordering_key", "VARCHAR(200)"),
+                // A table made now, or an empty one, gets the index at once; a populated one made by an
+                // earlier release gets it built without blocking writes (createIndexesAfterUpgrade).
+                "DO $$ BEGIN IF NOT EXISTS (" + orderingIndex(q, false) + ") AND NOT EXISTS (SELECT 1 FROM " + q + ")"
+                        + " THEN CREATE INDEX IF NOT EXISTS " + orderingIndexDefinition(queue) + "; END IF; END $$",
                 "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q
                         + " (priority DESC, id) INCLUDE (visible_at)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q
@@ -65,7 +77,9 @@ final class PostgresDialect extends Dialect {
                         + "headers TEXT, "
                         + "body BYTEA NOT NULL, "
                         + "last_error VARCHAR(2000), "
-                        + "failed_at TIMESTAMPTZ NOT NULL)",
+                        + "failed_at TIMESTAMPTZ NOT NULL, "
+                        + "ordering_key VARCHAR(200))",
+                addColumnIfMissing(dlq, "ordering_key", "VARCHAR(200)"),
                 "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_failed") + " ON " + dlq
                         + " (failed_at, id)",
                 "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_dedup") + " ON " + dlq
@@ -90,14 +104,88 @@ final class PostgresDialect extends Dialect {
     }
 
     /**
-     * Gives a queue table made before expiry existed its {@code expires_at} column: a catalog change
-     * only (nullable, no default), but ALTER TABLE waits for the transactions on the table, so only
-     * where it is missing.
+     * Gives a table made by an earlier release a column added since (expiry, ordering keys): a
+     * catalog change only (nullable, no default), but ALTER TABLE waits for the transactions on the
+     * table, so only where it is missing.
      */
-    private static String expiresAtColumn(String q) {
-        return "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '" + q + "'::regclass"
-                + " AND attname = 'expires_at' AND NOT attisdropped) THEN ALTER TABLE " + q
-                + " ADD COLUMN expires_at TIMESTAMPTZ; END IF; END $$";
+    private static String addColumnIfMissing(String table, String column, String type) {
+        return "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '" + table + "'::regclass"
+                + " AND attname = '" + column + "' AND NOT attisdropped) THEN ALTER TABLE " + table
+                + " ADD COLUMN " + column + " " + type + "; END IF; END $$";
+    }
+
+    /**
+     * A query returning a row when the queue has an index whose first column is
+     * {@code ordering_key} (ours, or one an operator made), valid or, with {@code orInvalid}, not.
+     */
+    private static String orderingIndex(String q, boolean orInvalid) {
+        return "SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]"
+                + " WHERE i.indrelid = '" + q + "'::regclass AND a.attname = 'ordering_key'"
+                + (orInvalid ? "" : " AND i.indisvalid");
+    }
+
+    private String orderingIndexDefinition(TableName queue) {
+        return quote(queue.table() + "_ordering") + " ON " + qualified(queue)
+                + " (ordering_key, id) WHERE ordering_key IS NOT NULL";
+    }
+
+    /**
+     * Builds the ordering index of a populated queue table made by an earlier release with
+     * {@code CREATE INDEX CONCURRENTLY}: a plain build would block every send and claim until it
+     * has read the whole table. CONCURRENTLY cannot run in a transaction, so this runs in
+     * auto-commit; a session advisory lock, taken by polling (a waiting statement would hold a
+     * snapshot the build itself waits for), keeps two starting servers from building it at once.
+     * An invalid index left by a build that was cut off is dropped and built again. The build
+     * waits for the transactions running when it starts, on any table, to end.
+     */
+    @Override
+    void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
+        String q = qualified(queue);
+        if (exists(c, orderingIndex(q, false))) {
+            return;
+        }
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(true);
+        long key = ("sqlqueue:index:" + queue).hashCode();
+        try (Statement s = c.createStatement()) {
+            while (!exists(c, "SELECT 1 WHERE pg_try_advisory_lock(" + key + ")")) {
+                pause();
+            }
+            try {
+                if (!exists(c, orderingIndex(q, false))) {
+                    if (exists(c, orderingIndex(q, true))) {
+                        s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + indexName(queue));
+                    }
+                    LOG.info(() -> "building index " + indexName(queue) + " on the queue table " + queue
+                            + " concurrently (a table of an earlier release); sends and claims go on meanwhile");
+                    s.execute("CREATE INDEX CONCURRENTLY IF NOT EXISTS " + orderingIndexDefinition(queue));
+                }
+            } finally {
+                s.execute("SELECT pg_advisory_unlock(" + key + ")");
+            }
+        } finally {
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
+    private String indexName(TableName queue) {
+        String index = quote(queue.table() + "_ordering");
+        return queue.schema() == null ? index : quote(queue.schema()) + "." + index;
+    }
+
+    private static boolean exists(Connection c, String query) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            return rs.next();
+        }
+    }
+
+    private static void pause() throws SQLException {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting to build an index", e);
+        }
     }
 
     @Override
@@ -109,13 +197,13 @@ final class PostgresDialect extends Dialect {
     @Override
     String insert(String q) {
         return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
-                + ", statement_timestamp(), :headers, :body, :dedupKey, " + expiresAt() + ") RETURNING id";
+                + ", statement_timestamp(), :headers, :body, :dedupKey, " + insertTail() + ") RETURNING id";
     }
 
     @Override
     String insertIfAbsent(String q) {
         return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
-                + ", statement_timestamp(), :headers, :body, :dedupKey, " + expiresAt() + ")"
+                + ", statement_timestamp(), :headers, :body, :dedupKey, " + insertTail() + ")"
                 + " ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING RETURNING id";
     }
 
@@ -125,25 +213,25 @@ final class PostgresDialect extends Dialect {
      * by primary key: a join would let a generic plan (pgjdbc prepares server-side from the 5th
      * execution) assume LIMIT $1 returns 10% of the table and hash-join a full scan of it.
      */
-    private String next(String q) {
-        return "id = ANY(ARRAY(SELECT id FROM " + q + " WHERE visible_at <= statement_timestamp()"
+    private String next(String q, String and) {
+        return "id = ANY(ARRAY(SELECT id FROM " + q + " AS m WHERE visible_at <= statement_timestamp()" + and
                 + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED))";
     }
 
     @Override
-    String claim(String q) {
-        return "DELETE FROM " + q + " WHERE " + next(q) + " RETURNING " + messageColumns("");
+    String claim(String q, String and) {
+        return "DELETE FROM " + q + " WHERE " + next(q, and) + " RETURNING " + messageColumns("");
     }
 
     @Override
-    String lease(String q) {
+    String lease(String q, String and) {
         return "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", attempts = " + nextAttempts("attempts") + ","
-                + " lease_token = :token WHERE " + next(q) + " RETURNING " + messageColumns("");
+                + " lease_token = :token WHERE " + next(q, and) + " RETURNING " + messageColumns("");
     }
 
     @Override
-    String hold(String q, String andAfter) {
-        return "SELECT " + messageColumns("") + " FROM " + q + " WHERE visible_at <= statement_timestamp()" + andAfter
+    String hold(String q, String and) {
+        return "SELECT " + messageColumns("") + " FROM " + q + " AS m WHERE visible_at <= statement_timestamp()" + and
                 + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED";
     }
 
@@ -152,7 +240,7 @@ final class PostgresDialect extends Dialect {
         return "WITH moved AS (DELETE FROM " + q + " WHERE id = :id AND " + fence + " RETURNING *) INSERT INTO " + dlq
                 + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, "
                 + attempts
-                + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), statement_timestamp() FROM moved";
+                + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), statement_timestamp(), ordering_key FROM moved";
     }
 
     /**
@@ -166,7 +254,7 @@ final class PostgresDialect extends Dialect {
                 + " ORDER BY d.failed_at, d.id LIMIT :n FOR UPDATE SKIP LOCKED),"
                 + " moved AS (DELETE FROM " + dlq + " WHERE ctid = ANY(ARRAY(SELECT row_id FROM picked)) RETURNING *)"
                 + " INSERT INTO " + q + " (" + REQUEUE_COLUMNS + ") SELECT priority, statement_timestamp(), enqueued_at,"
-                + " 0, dedup_key, headers, body, last_error FROM moved ORDER BY failed_at, id";
+                + " 0, dedup_key, headers, body, last_error, ordering_key FROM moved ORDER BY failed_at, id";
     }
 
     /**
@@ -203,8 +291,8 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    String peek(String q) {
-        return "SELECT 1 FROM " + q + " WHERE visible_at <= statement_timestamp() LIMIT 1";
+    String peek(String q, String and) {
+        return "SELECT 1 FROM " + q + " AS m WHERE visible_at <= statement_timestamp()" + and + " LIMIT 1";
     }
 
     @Override

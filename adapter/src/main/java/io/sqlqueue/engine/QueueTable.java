@@ -58,6 +58,7 @@ public final class QueueTable {
     private final TableName deadLetterName;
     private final RetryPolicy retryPolicy;
     private final QueueSql sql;
+    private final boolean keyOrder;
     private final DeadLetters deadLetters;
     /** Claim and lease statements with their size as a literal, by size (few sizes are used). */
     private final ConcurrentMap<Integer, SqlTemplate> claims = new ConcurrentHashMap<>();
@@ -81,8 +82,35 @@ public final class QueueTable {
         if (deadLetterName.equals(name)) {
             throw new IllegalArgumentException("deadLetterQueue must differ from the queue, both are '" + name + "'");
         }
-        this.sql = dialect.queueSql(name, deadLetterName);
+        this.sql = dialect.queueSql(name, deadLetterName, false);
+        this.keyOrder = false;
         this.deadLetters = new DeadLetters(dialect, name, deadLetterName, sql);
+    }
+
+    private QueueTable(QueueTable unordered) {
+        this.dialect = unordered.dialect;
+        this.retryPolicy = unordered.retryPolicy;
+        this.name = unordered.name;
+        this.deadLetterName = unordered.deadLetterName;
+        this.sql = dialect.queueSql(name, deadLetterName, true);
+        this.keyOrder = true;
+        this.deadLetters = unordered.deadLetters;
+    }
+
+    /**
+     * This queue with ordered delivery: its {@link #claim}, {@link #lease} and {@link #hold} take
+     * a message that has an ordering key only when no earlier message of that key is left in the
+     * table, so the messages of one key go one at a time, in id order, while messages of different
+     * keys and messages without a key go in parallel. Every consumer of the queue must take in
+     * this order for it to hold: one that does not takes whatever is next.
+     */
+    public QueueTable inKeyOrder() {
+        return keyOrder ? this : new QueueTable(this);
+    }
+
+    /** Whether this is the {@link #inKeyOrder()} view of the queue. */
+    public boolean isInKeyOrder() {
+        return keyOrder;
     }
 
     /** A queue with the default dead-letter table and retry policy, in the connection's database. */
@@ -112,18 +140,20 @@ public final class QueueTable {
     }
 
     /**
-     * Creates the queue and dead-letter tables and their indexes where missing, brings a table made
-     * by an older release up to date (database-clock defaults), and commits. Safe
+     * Creates the queue and dead-letter tables and their indexes where missing, brings tables made
+     * by an older release up to date (database-clock defaults, the columns of expiry and ordering
+     * keys, the ordering index), and commits. Safe
      * when several servers start at once (a database lock makes them take turns). Call it on a
      * connection that is not part of another transaction.
      */
     public void createIfMissing(Connection c) throws SQLException {
         SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, sql.create());
-        List<String> upgrades = dialect.upgradeStatements(c, name);
+        List<String> upgrades = dialect.upgradeStatements(c, name, deadLetterName);
         if (!upgrades.isEmpty()) {
             SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, upgrades);
             LOG.info(() -> "brought queue table " + name + " up to date: " + upgrades);
         }
+        dialect.createIndexesAfterUpgrade(c, name);
     }
 
     /**
@@ -166,7 +196,8 @@ public final class QueueTable {
                     .setMillis("ttl", m.timeToLive())
                     .setString("headers", HeadersJson.write(m.headers()))
                     .setBytes("body", m.body())
-                    .setString("dedupKey", m.dedupKey());
+                    .setString("dedupKey", m.dedupKey())
+                    .setString("orderingKey", m.orderingKey());
             try (ResultSet rs = b.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;
             }
@@ -238,6 +269,7 @@ public final class QueueTable {
                             .setObject("enqueuedAt", dialect.timestampParameter(orNow(r.enqueuedAt)))
                             .setInt("attempts", r.attempts).setString("dedupKey", r.dedupKey)
                             .setString("headers", r.headers).setBytes("body", r.body)
+                            .setString("orderingKey", r.orderingKey)
                             .setString("error", Dialect.truncateError(d.reason)).executeUpdate();
                 }
                 undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, d.reason));
@@ -530,7 +562,8 @@ public final class QueueTable {
         try (statement; ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
                 Row r = new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4), readInstant(rs, 5),
-                        rs.getInt(6), readInstant(rs, 7), rs.getString(8), expired(readInstant(rs, 9), readInstant(rs, 10)));
+                        rs.getInt(6), readInstant(rs, 7), rs.getString(8), rs.getString(9),
+                        expired(readInstant(rs, 10), readInstant(rs, 11)));
                 rows.add(r);
             }
         }
@@ -564,7 +597,7 @@ public final class QueueTable {
 
     /** A row as the database returned it; turned into a message by {@link #decode}. */
     private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
-            Instant visibleAt, String dedupKey, boolean expired) {
+            Instant visibleAt, String dedupKey, String orderingKey, boolean expired) {
 
         /** The attempt a delivery of this row is: one more than those counted, never below 1 nor overflowing. */
         int nextAttempt() {
@@ -589,7 +622,8 @@ public final class QueueTable {
             } catch (IllegalArgumentException e) {
                 return new Decoded(null, attempt, "undeliverable: the " + e.getMessage());
             }
-            return new Decoded(new QueueMessage(id, queue.toString(), body, parsed, enqueuedAt, attempt), attempt, null);
+            return new Decoded(new QueueMessage(id, queue.toString(), body, parsed, enqueuedAt, attempt, orderingKey),
+                    attempt, null);
         }
     }
 
@@ -609,6 +643,6 @@ public final class QueueTable {
 
     @Override
     public String toString() {
-        return "QueueTable[" + name + " on " + dialect.name() + "]";
+        return "QueueTable[" + name + " on " + dialect.name() + (keyOrder ? ", in key order" : "") + "]";
     }
 }

@@ -29,8 +29,8 @@ final class SqlServerDialect extends Dialect {
 
     private static final String CLAIM_HINTS = "WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK)";
 
-    /** Rows per batch of inserts: 7 parameters a row, under the 2,100-parameter limit. */
-    private static final int ROWS_PER_INSERT = 280;
+    /** Rows per batch of inserts: 8 parameters a row, under the 2,100-parameter limit. */
+    private static final int ROWS_PER_INSERT = 260;
 
     @Override
     public String name() {
@@ -91,6 +91,7 @@ final class SqlServerDialect extends Dialect {
                         + "last_error NVARCHAR(2000) NULL, "
                         + "lease_token BIGINT NULL, "
                         + "expires_at DATETIME2(7) NULL, "
+                        + "ordering_key NVARCHAR(200) NULL, "
                         + "CONSTRAINT " + quote(t + "_pk") + " PRIMARY KEY NONCLUSTERED (id)); "
                         + "CREATE UNIQUE CLUSTERED INDEX " + quote(t + "_dequeue") + " ON " + q + " (priority DESC, id); "
                         + "CREATE UNIQUE NONCLUSTERED INDEX " + quote(t + "_dedup") + " ON " + q
@@ -107,7 +108,8 @@ final class SqlServerDialect extends Dialect {
                         + "headers NVARCHAR(MAX) NULL, "
                         + "body VARBINARY(MAX) NOT NULL, "
                         + "last_error NVARCHAR(2000) NULL, "
-                        + "failed_at DATETIME2(7) NOT NULL); "
+                        + "failed_at DATETIME2(7) NOT NULL, "
+                        + "ordering_key NVARCHAR(200) NULL); "
                         + "CREATE CLUSTERED INDEX " + quote(d + "_failed") + " ON " + dlq + " (failed_at, id); "
                         + "END",
                 // On its own, so that dead-letter tables created before the requeue existed get it too.
@@ -122,9 +124,22 @@ final class SqlServerDialect extends Dialect {
                 // Tables made before the clock defaults existed get them: a catalog change only.
                 clockDefault(q, t, "visible_at"),
                 clockDefault(q, t, "enqueued_at"),
-                // Tables made before expiry existed get its column: nullable, so a catalog change only.
-                "IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'" + q + "')"
-                        + " AND name = N'expires_at') ALTER TABLE " + q + " ADD expires_at DATETIME2(7) NULL",
+                // Tables made before expiry and ordering keys existed get their columns: nullable, so a
+                // catalog change only.
+                addColumnIfMissing(q, "expires_at", "DATETIME2(7)"),
+                addColumnIfMissing(q, "ordering_key", "NVARCHAR(200)"),
+                addColumnIfMissing(dlq, "ordering_key", "NVARCHAR(200)"),
+                // Ordered delivery probes it once per row a claim looks at. Found by its first key
+                // column, like the dead letters' dedup index. Built offline here: on a populated table
+                // of an earlier release, SQL Server's offline build holds a shared table lock, which
+                // blocks sends and claims, until it has read the table; where that is too long, an
+                // administrator builds it first, WITH (ONLINE = ON) on editions that have it
+                // (admin/sqlserver-schema.sql has the statement), and this finds it.
+                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
+                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + q + "')"
+                        + " AND ic.key_ordinal = 1 AND c.name = N'ordering_key')"
+                        + " CREATE NONCLUSTERED INDEX " + quote(t + "_ordering") + " ON " + q
+                        + " (ordering_key, id) WHERE ordering_key IS NOT NULL",
                 // Claims return their rows with OUTPUT (error 334 on a table with an enabled
                 // trigger), and dead-lettering and requeueing move rows with OUTPUT … INTO the other
                 // table (error 331 on such a target): say so at startup, not at the first claim.
@@ -132,6 +147,12 @@ final class SqlServerDialect extends Dialect {
                         + " refuses on such a table (error 334)"),
                 refuseTriggers(dlq, "the dead-letter table " + d, "dead letters are moved into it with"
                         + " OUTPUT … INTO, which SQL Server refuses on such a table (error 331)"));
+    }
+
+    /** Adds a nullable column to a table made by an earlier release, where it is missing. */
+    private static String addColumnIfMissing(String table, String column, String type) {
+        return "IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'" + table + "')"
+                + " AND name = N'" + column + "') ALTER TABLE " + table + " ADD " + column + " " + type + " NULL";
     }
 
     /** Fails (error 51001) when {@code table} has an enabled trigger, naming it and {@code why} it cannot. */
@@ -171,14 +192,14 @@ final class SqlServerDialect extends Dialect {
     @Override
     String insert(String q) {
         return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id VALUES (:priority, "
-                + nowPlus("delay") + ", SYSUTCDATETIME(), :headers, :body, :dedupKey, " + expiresAt() + ")";
+                + nowPlus("delay") + ", SYSUTCDATETIME(), :headers, :body, :dedupKey, " + insertTail() + ")";
     }
 
     @Override
     String insertIfAbsent(String q) {
         // UPDLOCK + HOLDLOCK holds the key range, so two racing inserts of one key serialize here.
         return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id SELECT :priority, "
-                + nowPlus("delay") + ", SYSUTCDATETIME(), :headers, :body, :dedupKey, " + expiresAt()
+                + nowPlus("delay") + ", SYSUTCDATETIME(), :headers, :body, :dedupKey, " + insertTail()
                 + " WHERE NOT EXISTS (SELECT 1 FROM " + q + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key = :dedupKey)";
     }
 
@@ -193,9 +214,9 @@ final class SqlServerDialect extends Dialect {
      * transaction ends. Named next_priority and next_id, so that the DML below names its own
      * columns without a prefix.
      */
-    private String next(String q) {
-        return "WITH next (next_priority, next_id) AS (SELECT TOP (:n) priority, id FROM " + q + " " + CLAIM_HINTS
-                + " WHERE visible_at <= SYSUTCDATETIME() ORDER BY priority DESC, id) ";
+    private String next(String q, String and) {
+        return "WITH next (next_priority, next_id) AS (SELECT TOP (:n) priority, id FROM " + q + " AS m " + CLAIM_HINTS
+                + " WHERE visible_at <= SYSUTCDATETIME()" + and + " ORDER BY priority DESC, id) ";
     }
 
     /**
@@ -224,14 +245,24 @@ final class SqlServerDialect extends Dialect {
     private static final String CHOSEN = " WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority"
             + " AND next_id = id) AND visible_at <= SYSUTCDATETIME()";
 
+    /**
+     * Ordered delivery ({@link #headOfKey}) reads the earlier rows of a key without hints, and not
+     * with READPAST: a row that a consumer has deleted and not yet committed must still count,
+     * and READPAST would skip it (so would NOLOCK, which reads the delete), letting the next
+     * message of the key out while the first may still roll back. Under READ_COMMITTED_SNAPSHOT
+     * that read sees the last committed version and waits for nothing; under locking READ
+     * COMMITTED it waits until the transaction holding that earlier row ends (a delivery of the
+     * same key in flight), then goes on. Only a real SQL Server shows the waiting; Babelfish
+     * ignores table hints and reads versions, as PostgreSQL does.
+     */
     @Override
-    String claim(String q) {
-        return next(q) + "DELETE FROM " + q + " WITH (ROWLOCK, READPAST) OUTPUT " + messageColumns("deleted.") + CHOSEN;
+    String claim(String q, String and) {
+        return next(q, and) + "DELETE FROM " + q + " WITH (ROWLOCK, READPAST) OUTPUT " + messageColumns("deleted.") + CHOSEN;
     }
 
     @Override
-    String lease(String q) {
-        return next(q) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET visible_at = " + nowPlus("lease")
+    String lease(String q, String and) {
+        return next(q, and) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET visible_at = " + nowPlus("lease")
                 + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token OUTPUT "
                 + messageColumns("inserted.") + CHOSEN;
     }
@@ -243,9 +274,9 @@ final class SqlServerDialect extends Dialect {
      * real SQL Server shows that, Babelfish ignores the hints.
      */
     @Override
-    String hold(String q, String andAfter) {
-        return "SELECT TOP (:n) " + messageColumns("") + " FROM " + q + " " + CLAIM_HINTS
-                + " WHERE visible_at <= SYSUTCDATETIME()" + andAfter + " ORDER BY priority DESC, id";
+    String hold(String q, String and) {
+        return "SELECT TOP (:n) " + messageColumns("") + " FROM " + q + " AS m " + CLAIM_HINTS
+                + " WHERE visible_at <= SYSUTCDATETIME()" + and + " ORDER BY priority DESC, id";
     }
 
     /** None: T-SQL has no array parameter (see {@link #deleteHeld(Connection, QueueSql, Long[])}). */
@@ -290,7 +321,8 @@ final class SqlServerDialect extends Dialect {
     String deadLetter(String q, String dlq, String attempts, String fence) {
         String attemptsOut = attempts.equals("attempts") ? "deleted.attempts" : attempts;
         return "DELETE FROM " + q + " OUTPUT deleted.id, deleted.priority, deleted.visible_at, deleted.enqueued_at, "
-                + attemptsOut + ", deleted.dedup_key, deleted.headers, deleted.body, :error, SYSUTCDATETIME()"
+                + attemptsOut + ", deleted.dedup_key, deleted.headers, deleted.body, :error, SYSUTCDATETIME(),"
+                + " deleted.ordering_key"
                 + " INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") WHERE " + byId(q) + " AND " + fence;
     }
 
@@ -305,7 +337,8 @@ final class SqlServerDialect extends Dialect {
     @Override
     String requeueDeadLetters(String q, String dlq) {
         return "DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key,"
-                + " deleted.headers, deleted.body, deleted.last_error INTO " + q + " (" + REQUEUE_COLUMNS + ")"
+                + " deleted.headers, deleted.body, deleted.last_error, deleted.ordering_key INTO " + q
+                + " (" + REQUEUE_COLUMNS + ")"
                 + " FROM " + dlq + " AS t WITH (ROWLOCK, READPAST) INNER JOIN (SELECT TOP (:n) d.id, d.failed_at FROM "
                 + dlq + " AS d " + CLAIM_HINTS + " WHERE " + requeueable(q, dlq) + " ORDER BY d.failed_at, d.id) AS x"
                 + " ON t.id = x.id AND t.failed_at = x.failed_at";
@@ -367,8 +400,9 @@ final class SqlServerDialect extends Dialect {
     }
 
     @Override
-    String peek(String q) {
-        return "SELECT TOP (1) 1 FROM " + q + " WITH (READPAST, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()";
+    String peek(String q, String and) {
+        return "SELECT TOP (1) 1 FROM " + q + " AS m WITH (READPAST, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
+                + and;
     }
 
     @Override
@@ -440,6 +474,7 @@ final class SqlServerDialect extends Dialect {
                     b.setInt("p" + i, m.priority())
                             .setMillis("d" + i, m.delay().toMillis())
                             .setMillis("t" + i, m.timeToLive())
+                            .setString("k" + i, m.orderingKey())
                             .setString("h" + i, HeadersJson.write(m.headers()))
                             .setBytes("b" + i, m.body());
                 }
@@ -471,9 +506,10 @@ final class SqlServerDialect extends Dialect {
         StringBuilder batch = new StringBuilder();
         for (int i = 0; i < rows; i++) {
             batch.append(i == 0 ? "" : " ").append("INSERT INTO ").append(sql.tableName())
-                    .append(" (priority, visible_at, enqueued_at, headers, body, expires_at) OUTPUT inserted.id VALUES (:p")
-                    .append(i).append(", ").append(nowPlus("d" + i)).append(", SYSUTCDATETIME(), :h").append(i)
-                    .append(", :b").append(i).append(", ").append(nowPlus("t" + i)).append(");");
+                    .append(" (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key)")
+                    .append(" OUTPUT inserted.id VALUES (:p").append(i).append(", ").append(nowPlus("d" + i))
+                    .append(", SYSUTCDATETIME(), :h").append(i).append(", :b").append(i).append(", ")
+                    .append(nowPlus("t" + i)).append(", :k").append(i).append(");");
         }
         return batch.toString();
     }

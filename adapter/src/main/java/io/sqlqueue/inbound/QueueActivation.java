@@ -228,6 +228,7 @@ final class QueueActivation {
                 }
             }
             journal = j;
+            t = Boolean.TRUE.equals(spec.getOrderedDelivery()) ? t.inKeyOrder() : t;
             table = t;
         }
         return t;

@@ -109,6 +109,12 @@ public class QueueActivationSpec implements ActivationSpec {
             + " are deleted in small batches while the queue is idle.", defaultValue = "604800000")
     private Long journalRetention = 604_800_000L;
 
+    @ConfigProperty(description = "Deliver the messages of one ordering key one at a time, in the order they were"
+            + " sent, across threads and servers; different keys and messages without a key go in parallel. A"
+            + " failing message holds its key until it is delivered or dead-lettered. Every consumer of the queue"
+            + " must set it.", defaultValue = "false")
+    private Boolean orderedDelivery = Boolean.FALSE;
+
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -175,7 +181,7 @@ public class QueueActivationSpec implements ActivationSpec {
                 + ", maxConcurrency=" + maxConcurrency + ", batchSize=" + batchSize + ", pollInterval=" + pollInterval
                 + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
                 + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime
-                + ", attemptCounting=" + attemptCounting
+                + ", attemptCounting=" + attemptCounting + ", orderedDelivery=" + orderedDelivery
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
                         : deadLetterQueue) + ", createQueue=" + createQueue + ", journal=" + journal
                 + (Boolean.TRUE.equals(journal) ? ", journalRetention=" + journalRetention : "");
@@ -335,6 +341,14 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setDeadLetterQueue(String deadLetterQueue) {
         this.deadLetterQueue = deadLetterQueue == null ? "" : deadLetterQueue.trim();
+    }
+
+    public Boolean getOrderedDelivery() {
+        return orderedDelivery;
+    }
+
+    public void setOrderedDelivery(Boolean orderedDelivery) {
+        this.orderedDelivery = orderedDelivery == null ? Boolean.FALSE : orderedDelivery;
     }
 
     public Boolean getCreateQueue() {

@@ -28,7 +28,10 @@ import java.util.concurrent.atomic.LongAdder;
  * against the one-per-transaction raw loop; {@code deep-queue}: the engine's claim rate with
  * 1,000,000 ready rows (engine) against its rate with 1,000 (raw column); {@code counted-claim}: the
  * adapter's transacted delivery (lease, then delete under it in a second transaction) against the
- * engine's one-transaction claim (raw column).
+ * engine's one-transaction claim (raw column); {@code ordered-keys-1}, {@code -10} and {@code -1000}:
+ * ordered delivery ({@link QueueTable#inKeyOrder()}, one message per transaction at 16 threads)
+ * from a queue whose messages carry that many ordering keys, sent round-robin, against unordered
+ * claims of the same queue (raw column).
  */
 public final class EngineBenchmark {
 
@@ -100,6 +103,14 @@ public final class EngineBenchmark {
                 compare("batch-reader-100", 4, () -> refilled(c, () -> measure(4, conn -> readerChunk(conn, 100))),
                         () -> refilled(c, () -> measure(4, conn -> engineClaim(conn, 100))));
             }
+            for (int keys : new int[] {1, 10, 1000}) {
+                if (selected("ordered-keys-" + keys)) {
+                    QueueTable ordered = queue.inKeyOrder();
+                    compare("ordered-keys-" + keys, 16,
+                            () -> keyed(c, keys, () -> measure(16, conn -> claimOne(conn, ordered))),
+                            () -> keyed(c, keys, () -> measure(16, conn -> claimOne(conn, queue))));
+                }
+            }
             if (selected("deep-queue-1M-vs-1k")) {
                 deepQueue(c);
             }
@@ -127,6 +138,13 @@ public final class EngineBenchmark {
     private int engineClaim(Connection c, int n) throws SQLException {
         c.setAutoCommit(false);
         int got = queue.claim(c, n).size();
+        c.commit();
+        return got;
+    }
+
+    private static int claimOne(Connection c, QueueTable from) throws SQLException {
+        c.setAutoCommit(false);
+        int got = from.claim(c, 1).size();
         c.commit();
         return got;
     }
@@ -259,6 +277,27 @@ public final class EngineBenchmark {
     /** Empties the queue and fills it with enough ready rows that a measurement does not drain it. */
     private double refilled(Connection c, Measurement m) throws Exception {
         refill(c, 150_000);
+        return m.rate();
+    }
+
+    /**
+     * Empties the queue and sends 40,000 messages whose ordering keys go round-robin over
+     * {@code keys}, so each key's first message is near the front, as when keys take turns.
+     */
+    private double keyed(Connection c, int keys, Measurement m) throws Exception {
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement()) {
+            s.execute("DELETE FROM " + table);
+        }
+        List<OutgoingMessage> chunk = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            chunk.add(OutgoingMessage.bytes(BODY).orderingKey("k" + i % keys).build());
+            if (chunk.size() == 1_000) {
+                queue.sendAll(c, chunk);
+                chunk.clear();
+            }
+        }
+        analyze(c);
         return m.rate();
     }
 

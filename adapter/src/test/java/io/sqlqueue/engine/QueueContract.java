@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -328,6 +329,225 @@ abstract class QueueContract {
         assertEquals(0, count(q.dialect().qualified(q.name())));
     }
 
+    // ---- ordering keys --------------------------------------------------------------------------
+
+    private static OutgoingMessage keyed(String key, String body) {
+        return OutgoingMessage.text(body).orderingKey(key).build();
+    }
+
+    @Test
+    void anOrderedClaimTakesTheFirstMessageOfEachKeyAndTheNextOnlyOnceTheFirstIsCommitted() throws SQLException {
+        Babelfish.assumeNotBabelfish(connection, Babelfish.IGNORES_READPAST);
+        queue.sendAll(connection, List.of(keyed("a", "a1"), keyed("a", "a2"), keyed("b", "b1"), text("free"),
+                keyed("b", "b2")));
+        QueueTable ordered = queue.inKeyOrder();
+        connection.setAutoCommit(false);
+        List<QueueMessage> first = ordered.claim(connection, 10);
+        assertEquals(List.of("a1", "b1", "free"), texts(first), "one message per key, and those without one");
+        assertEquals(Arrays.asList("a", "b", null), first.stream().map(QueueMessage::orderingKey).toList());
+        try (Connection other = database().connect()) {
+            assertEquals(List.of(), texts(ordered.claim(other, 10)),
+                    "a2 and b2 wait while a1 and b1 are in a transaction that may still roll back");
+            connection.rollback();
+            assertEquals(List.of("a1", "b1", "free"), texts(ordered.claim(connection, 10)), "the rollback put them back");
+            connection.commit();
+            assertEquals(List.of("a2", "b2"), texts(ordered.claim(other, 10)));
+        }
+        connection.setAutoCommit(true);
+        assertEquals(0, queueRows());
+    }
+
+    @Test
+    void anUnorderedClaimIgnoresOrderingKeys() throws SQLException {
+        queue.sendAll(connection, List.of(keyed("a", "a1"), keyed("a", "a2")));
+        queue.send(connection, keyed("a", "a3"));
+        assertEquals(List.of("a1", "a2", "a3"), texts(queue.claim(connection, 10)));
+    }
+
+    @Test
+    void priorityDoesNotReorderTheMessagesOfOneKey() throws SQLException {
+        queue.send(connection, keyed("a", "a1"));
+        queue.send(connection, OutgoingMessage.text("a2 urgent").orderingKey("a").priority(9).build());
+        queue.send(connection, OutgoingMessage.text("b1 urgent").orderingKey("b").priority(9).build());
+        QueueTable ordered = queue.inKeyOrder();
+        assertEquals(List.of("b1 urgent", "a1"), texts(ordered.claim(connection, 10)));
+        assertEquals(List.of("a2 urgent"), texts(ordered.claim(connection, 10)));
+    }
+
+    @Test
+    void aFailingMessageHoldsItsKeyThroughItsRetriesUntilItIsDeadLettered() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(2, Duration.ofMillis(300), Duration.ofMillis(300)));
+        QueueTable ordered = q.inKeyOrder();
+        q.sendAll(connection, List.of(keyed("k", "poison"), keyed("k", "next"), keyed("other", "o1"),
+                keyed("other", "o2")));
+        connection.setAutoCommit(false);
+        List<QueueMessage> taken = ordered.claim(connection, 10);
+        assertEquals(List.of("poison", "o1"), texts(taken));
+        connection.rollback();
+        assertEquals(FailureOutcome.RETRY_SCHEDULED, q.recordFailure(connection, taken.get(0), "boom"));
+        connection.commit();
+        assertEquals(List.of("o1"), texts(ordered.claim(connection, 10)), "the retry back-off holds key k");
+        connection.commit();
+        assertEquals(List.of("o2"), texts(ordered.claim(connection, 10)), "other keys keep flowing");
+        connection.commit();
+        assertTrue(q.peek(connection), "a message is ready, ");
+        assertFalse(ordered.peek(connection), "but it waits behind its key: an ordered poller starts no delivery");
+        connection.commit();
+        List<QueueMessage> again = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the poison message is back after its back-off", () -> {
+            again.addAll(ordered.claim(connection, 10));
+            if (again.isEmpty()) {
+                connection.commit(); // a new transaction: H2's clock stands still within one
+            }
+            return !again.isEmpty();
+        });
+        assertEquals(List.of("poison"), texts(again), "the poison message again, not the one behind it");
+        connection.rollback();
+        assertEquals(FailureOutcome.DEAD_LETTERED, q.recordFailure(connection, again.get(0), "boom"));
+        connection.commit();
+        assertEquals(List.of("next"), texts(ordered.claim(connection, 10)), "dead-lettered: the key flows again");
+        connection.commit();
+        connection.setAutoCommit(true);
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT ordering_key FROM "
+                + q.dialect().qualified(q.deadLetterName()))) {
+            assertTrue(rs.next());
+            assertEquals("k", rs.getString(1), "the dead letter keeps its ordering key");
+        }
+        assertEquals(1, q.deadLetters().requeue(connection, 10));
+        List<QueueMessage> requeued = ordered.claim(connection, 10);
+        assertEquals(List.of("poison"), texts(requeued));
+        assertEquals("k", requeued.get(0).orderingKey(), "and so does the requeued message");
+    }
+
+    @Test
+    void aLeaseHoldsItsKeyUntilItIsAcknowledged() throws SQLException {
+        queue.sendAll(connection, List.of(keyed("a", "a1"), keyed("a", "a2"), keyed("b", "b1")));
+        QueueTable ordered = queue.inKeyOrder();
+        List<LeasedMessage> leased = ordered.lease(connection, 10, Duration.ofMinutes(1));
+        assertEquals(List.of("a1", "b1"), texts(leased.stream().map(LeasedMessage::message).toList()));
+        assertEquals(List.of(), ordered.lease(connection, 10, Duration.ofMinutes(1)), "a2 waits for a1's lease");
+        assertTrue(ordered.ack(connection, leased.get(0)));
+        assertEquals(List.of("a2"), texts(ordered.lease(connection, 10, Duration.ofMinutes(1)).stream()
+                .map(LeasedMessage::message).toList()));
+    }
+
+    @Test
+    void anOrderedHoldTakesOneMessagePerKeyInATransaction() throws SQLException {
+        queue.sendAll(connection, List.of(keyed("a", "a1"), keyed("a", "a2"), keyed("b", "b1"), keyed("b", "b2")));
+        QueueTable ordered = queue.inKeyOrder();
+        connection.setAutoCommit(false);
+        List<HeldMessage> first = ordered.hold(connection, 1, null);
+        assertEquals(List.of("a1"), heldTexts(first));
+        assertEquals(List.of("b1"), heldTexts(ordered.hold(connection, 10, first.get(0))));
+        assertEquals(List.of(), heldTexts(ordered.hold(connection, 10, null).stream()
+                .filter(m -> !m.message().text().endsWith("1")).toList()), "a2 and b2 wait behind what it holds");
+        connection.commit();
+        connection.setAutoCommit(true);
+    }
+
+    @Test
+    void aKeyWithAThousandWaitingMessagesDoesNotStarveTheOthers() throws SQLException {
+        Babelfish.assumeNotBabelfish(connection, Babelfish.IGNORES_READPAST);
+        List<OutgoingMessage> deep = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            deep.add(keyed("deep", "d" + i));
+        }
+        queue.sendAll(connection, deep);
+        queue.send(connection, keyed("shallow", "s0"));
+        QueueTable ordered = queue.inKeyOrder();
+        connection.setAutoCommit(false);
+        assertEquals(List.of("d0"), texts(ordered.claim(connection, 1)));
+        try (Connection other = database().connect()) {
+            assertEquals(List.of("s0"), texts(ordered.claim(other, 5)), "past the deep key's waiting messages");
+        }
+        connection.commit();
+        connection.setAutoCommit(true);
+    }
+
+    /**
+     * Competing transacted consumers with rollbacks: for every key the committed order is the send
+     * order, no two messages of one key are in flight at once, and every message is delivered
+     * exactly once (counted in SQL at the end).
+     */
+    @Test
+    void competingConsumersWithRollbacksDeliverEachKeyInSendOrderOneAtATime() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(1000, Duration.ofMillis(5), Duration.ofMillis(5)));
+        QueueTable ordered = q.inKeyOrder();
+        int keys = 20, perKey = 20, threads = 6;
+        List<OutgoingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < perKey; i++) {
+            for (int k = 0; k < keys; k++) {
+                batch.add(keyed("k" + k, "k" + k + ":" + i));
+            }
+        }
+        q.sendAll(connection, batch);
+        Map<String, List<Integer>> committed = new ConcurrentHashMap<>();
+        Map<String, String> inFlight = new ConcurrentHashMap<>();
+        AtomicInteger overlaps = new AtomicInteger(), rollbacks = new AtomicInteger(), delivered = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> consumers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                consumers.add(pool.submit(() -> {
+                    try (Connection c = database().connect()) {
+                        c.setAutoCommit(false);
+                        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+                        while (delivered.get() < keys * perKey && System.nanoTime() < deadline) {
+                            List<QueueMessage> taken = ordered.claim(c, 3);
+                            if (taken.isEmpty()) {
+                                c.commit();
+                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                                continue;
+                            }
+                            for (QueueMessage m : taken) {
+                                if (inFlight.putIfAbsent(m.orderingKey(), m.text()) != null) {
+                                    overlaps.incrementAndGet();
+                                }
+                            }
+                            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // the work
+                            boolean fail = ThreadLocalRandom.current().nextInt(10) == 0;
+                            for (QueueMessage m : taken) {
+                                if (!fail) { // before the commit: the next of the key is taken only after it
+                                    committed.computeIfAbsent(m.orderingKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                                            .add(Integer.parseInt(m.text().substring(m.text().indexOf(':') + 1)));
+                                }
+                                inFlight.remove(m.orderingKey());
+                            }
+                            if (fail) {
+                                c.rollback();
+                                rollbacks.incrementAndGet();
+                                for (QueueMessage m : taken) {
+                                    q.recordFailure(c, m, "rolled back on purpose");
+                                }
+                                c.commit();
+                            } else {
+                                c.commit();
+                                delivered.addAndGet(taken.size());
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : consumers) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0, overlaps.get(), "times two messages of one key were in flight at once");
+        assertTrue(rollbacks.get() > 0, "some deliveries rolled back");
+        for (int k = 0; k < keys; k++) {
+            List<Integer> expected = new ArrayList<>();
+            for (int i = 0; i < perKey; i++) {
+                expected.add(i);
+            }
+            assertEquals(expected, committed.get("k" + k), "committed order of key k" + k);
+        }
+        assertEquals(0, count(q.dialect().qualified(q.name())), "nothing left in the queue");
+        assertEquals(0, count(q.dialect().qualified(q.deadLetterName())), "nothing dead-lettered");
+    }
+
     // ---- expiry ---------------------------------------------------------------------------------
 
     @Test
@@ -362,11 +582,16 @@ abstract class QueueContract {
     }
 
     @Test
-    void aQueueTableOfTheShapeBeforeExpiryGainsTheColumnAndKeepsItsMessagesInOrder() throws Exception {
+    void aQueueTableOfTheShapeBeforeExpiryAndOrderingGainsTheirColumnsAndKeepsItsMessagesInOrder() throws Exception {
         String t = queue.dialect().qualified(queue.name());
-        try (Statement s = connection.createStatement()) {
-            s.execute("ALTER TABLE " + t + " DROP COLUMN expires_at"); // the shape of the release before
+        String index = queue.dialect().quote(queue.name().table() + "_ordering");
+        try (Statement s = connection.createStatement()) { // the shape of the release before
+            s.execute(queue.dialect().name().equals("sqlserver") ? "DROP INDEX " + index + " ON " + t : "DROP INDEX " + index);
+            s.execute("ALTER TABLE " + t + " DROP COLUMN expires_at");
+            s.execute("ALTER TABLE " + t + " DROP COLUMN ordering_key");
+            s.execute("ALTER TABLE " + queue.dialect().qualified(queue.deadLetterName()) + " DROP COLUMN ordering_key");
         }
+        assertFalse(hasOrderingIndex(queue));
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + t + " (priority, body) VALUES (?, ?)")) {
             for (int i = 0; i < 100; i++) {
                 insert.setInt(1, i % 3 == 0 ? 1 : 0);
@@ -376,8 +601,9 @@ abstract class QueueContract {
         }
         queue.createIfMissing(connection);
         queue.createIfMissing(connection); // again, as every later start does: nothing left to change
+        assertTrue(hasOrderingIndex(queue), "the populated table got its ordering index");
 
-        queue.send(connection, OutgoingMessage.text("m100").timeToLive(Duration.ofHours(1)).build());
+        queue.send(connection, OutgoingMessage.text("m100").timeToLive(Duration.ofHours(1)).orderingKey("k").build());
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 100; i += 3) {
             expected.add("m" + i); // priority 1 first, each priority in send order
@@ -388,7 +614,18 @@ abstract class QueueContract {
             }
         }
         expected.add("m100");
-        assertEquals(expected, texts(queue.claim(connection, 200)), "none lost, none reordered");
+        assertEquals(expected, texts(queue.inKeyOrder().claim(connection, 200)), "none lost, none reordered");
+    }
+
+    private boolean hasOrderingIndex(QueueTable q) throws SQLException {
+        try (ResultSet rs = connection.getMetaData().getIndexInfo(null, q.name().schema(), q.name().table(), false, false)) {
+            while (rs.next()) {
+                if ("ordering_key".equalsIgnoreCase(rs.getString("COLUMN_NAME")) && rs.getShort("ORDINAL_POSITION") == 1) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Test

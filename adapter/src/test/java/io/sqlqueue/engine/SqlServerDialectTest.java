@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SqlServerDialectTest {
 
     private final QueueSql sql = new SqlServerDialect().queueSql(TableName.parse("dbo.orders"),
-            TableName.parse("dbo.orders_dlq"));
+            TableName.parse("dbo.orders_dlq"), false);
     private final CompletionJournal journal = new CompletionJournal(
             new QueueTable(new SqlServerDialect(), "dbo.orders", null, RetryPolicy.DEFAULT));
 
@@ -36,11 +36,11 @@ class SqlServerDialectTest {
     void theClaimIsOneStatementSkippingLockedRowsInTheJoinShape() {
         String claim = sql.claim().jdbcSql();
         assertTrue(claim.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
-                + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
+                + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
                 + " ORDER BY priority DESC, id) "), claim);
         assertTrue(claim.endsWith("DELETE FROM [dbo].[orders] WITH (ROWLOCK, READPAST) OUTPUT deleted.id, deleted.priority,"
                 + " deleted.headers, deleted.body, deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key,"
-                + " deleted.expires_at, SYSUTCDATETIME() WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
+                + " deleted.ordering_key, deleted.expires_at, SYSUTCDATETIME() WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
                 + " AND visible_at <= SYSUTCDATETIME()"), "matched on the whole clustered key: " + claim);
     }
 
@@ -48,7 +48,7 @@ class SqlServerDialectTest {
     void theLeaseUpdatesInTheSameShapeWithTheTokenAndAttempts() {
         String lease = sql.lease().jdbcSql();
         assertTrue(lease.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
-                + " WITH (ROWLOCK, READPAST, UPDLOCK,"), lease);
+                + " AS m WITH (ROWLOCK, READPAST, UPDLOCK,"), lease);
         assertTrue(lease.contains("UPDATE [dbo].[orders] WITH (ROWLOCK, READPAST) SET visible_at = DATEADD(millisecond, ?, DATEADD(second, ?,"
                 + " SYSUTCDATETIME())), attempts = CASE WHEN attempts < 0 THEN 1 WHEN attempts >= 2147483647 THEN attempts"
                 + " ELSE attempts + 1 END, lease_token = ? OUTPUT inserted.id"), lease);
@@ -71,7 +71,7 @@ class SqlServerDialectTest {
         String move = sql.deadLetterLeased().jdbcSql();
         assertTrue(move.startsWith("DELETE FROM [dbo].[orders] OUTPUT deleted.id"), move);
         assertTrue(move.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
-                + " headers, body, last_error, failed_at) WHERE priority = (SELECT p.priority FROM [dbo].[orders] AS p"
+                + " headers, body, last_error, failed_at, ordering_key) WHERE priority = (SELECT p.priority FROM [dbo].[orders] AS p"
                 + " WHERE p.id = ?) AND id = ? AND lease_token = ?"), move);
         assertTrue(sql.deadLetterClaimed().jdbcSql().contains("CAST(? AS INTEGER)"));
     }
@@ -85,7 +85,7 @@ class SqlServerDialectTest {
 
     @Test
     void peekSkipsLockedRowsAndStatsDoNotBlock() {
-        assertEquals("SELECT TOP (1) 1 FROM [dbo].[orders] WITH (READPAST, READCOMMITTEDLOCK)"
+        assertEquals("SELECT TOP (1) 1 FROM [dbo].[orders] AS m WITH (READPAST, READCOMMITTEDLOCK)"
                 + " WHERE visible_at <= SYSUTCDATETIME()", sql.peek().jdbcSql());
         assertTrue(sql.stats().jdbcSql().endsWith("FROM [dbo].[orders] WITH (NOLOCK)"));
     }
@@ -107,8 +107,9 @@ class SqlServerDialectTest {
     void requeueIsOneDeleteOfTheOldestDeadLettersJoinedToTheirKeysOutputIntoTheQueue() {
         String requeue = sql.requeueDeadLetters().withLiteral("n", 100).jdbcSql();
         assertTrue(requeue.startsWith("DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0,"
-                + " deleted.dedup_key, deleted.headers, deleted.body, deleted.last_error INTO [dbo].[orders] (priority,"
-                + " visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error) FROM [dbo].[orders_dlq] AS t"
+                + " deleted.dedup_key, deleted.headers, deleted.body, deleted.last_error, deleted.ordering_key INTO"
+                + " [dbo].[orders] (priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error,"
+                + " ordering_key) FROM [dbo].[orders_dlq] AS t"
                 + " WITH (ROWLOCK, READPAST) INNER JOIN (SELECT TOP (100) d.id, d.failed_at FROM [dbo].[orders_dlq] AS d"
                 + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS q"
                 + " WHERE q.dedup_key IS NOT NULL AND q.dedup_key = d.dedup_key)"), requeue);
@@ -153,11 +154,42 @@ class SqlServerDialectTest {
     }
 
     @Test
+    void tablesOfAnEarlierReleaseGainTheOrderingKeyColumnsAndIndexOnlyWhereMissing() {
+        assertTrue(sql.create().get(0).contains("ordering_key NVARCHAR(200) NULL, "), sql.create().get(0));
+        assertTrue(sql.create().get(1).contains("ordering_key NVARCHAR(200) NULL); "), sql.create().get(1));
+        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
+                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders] ADD ordering_key NVARCHAR(200) NULL",
+                sql.create().get(6));
+        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders_dlq]')"
+                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders_dlq] ADD ordering_key NVARCHAR(200) NULL",
+                sql.create().get(7));
+        String index = sql.create().get(8);
+        assertTrue(index.contains("OBJECT_ID(N'[dbo].[orders]') AND ic.key_ordinal = 1 AND c.name = N'ordering_key')"
+                + " CREATE NONCLUSTERED INDEX [orders_ordering] ON [dbo].[orders] (ordering_key, id)"
+                + " WHERE ordering_key IS NOT NULL"), index);
+    }
+
+    @Test
+    void anOrderedClaimTakesOnlyTheFirstRowOfEachKeyWithoutSkippingRowsOthersHold() {
+        QueueSql ordered = new SqlServerDialect().queueSql(TableName.parse("dbo.orders"),
+                TableName.parse("dbo.orders_dlq"), true);
+        String claim = ordered.claim().withLiteral("n", 10).jdbcSql();
+        assertTrue(claim.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (10) priority, id FROM [dbo].[orders]"
+                + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
+                + " AND (m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS earlier"
+                + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key"
+                + " AND earlier.id < m.id)) ORDER BY priority DESC, id) DELETE FROM"), claim);
+        assertFalse(sql.claim().jdbcSql().contains("ordering_key = m.ordering_key"), "unordered claims do not look");
+        assertTrue(ordered.lease().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY priority DESC, id) UPDATE"));
+        assertTrue(ordered.hold().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY priority DESC, id"));
+    }
+
+    @Test
     void aQueueOrDeadLetterTableWithAnEnabledTriggerIsRefusedAtStartup() {
-        String check = sql.create().get(6);
+        String check = sql.create().get(9);
         assertTrue(check.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'[dbo].[orders]')"
                 + " AND is_disabled = 0) THROW 51001, N'the queue table orders has an enabled trigger"), check);
-        String deadLetters = sql.create().get(7);
+        String deadLetters = sql.create().get(10);
         assertTrue(deadLetters.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id ="
                 + " OBJECT_ID(N'[dbo].[orders_dlq]') AND is_disabled = 0) THROW 51001, N'the dead-letter table"
                 + " orders_dlq has an enabled trigger"), deadLetters);

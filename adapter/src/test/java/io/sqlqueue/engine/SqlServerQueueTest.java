@@ -41,7 +41,7 @@ class SqlServerQueueTest extends QueueContract {
     @Test
     void theCreationLockIsReallyHeldUntilCommit() throws SQLException {
         String resource = "sqlqueue:" + queue.name();
-        SqlTemplate lock = queue.dialect().queueSql(queue.name(), queue.deadLetterName()).createLock();
+        SqlTemplate lock = queue.dialect().queueSql(queue.name(), queue.deadLetterName(), false).createLock();
         String held = "SELECT APPLOCK_MODE('public', ?, 'Transaction')";
         connection.setAutoCommit(false);
         try (SqlTemplate.Bound b = lock.prepare(connection)) {

@@ -23,6 +23,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -302,6 +303,89 @@ abstract class InboundContract {
             assertEquals(3, rs.getInt(2));
             assertEquals("java.lang.IllegalArgumentException: order payload is not JSON", rs.getString(3));
         }
+    }
+
+    @Test
+    void orderedDeliveryKeepsEachKeyInSendOrderOneAtATimeThroughRollbacks() throws Exception {
+        int keys = 40, perKey = 15;
+        List<OutgoingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < perKey; i++) {
+            for (int k = 0; k < keys; k++) {
+                batch.add(OutgoingMessage.text(k + ":" + i).orderingKey("k" + k).build());
+            }
+        }
+        List<Long> ids = new ArrayList<>();
+        for (long id : table.sendAll(admin, batch)) {
+            ids.add(id);
+        }
+        Map<String, String> inFlight = new ConcurrentHashMap<>();
+        Map<String, List<Integer>> order = new ConcurrentHashMap<>();
+        Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+        AtomicInteger overlaps = new AtomicInteger();
+        FakeContainer.Bean record = recording();
+        QueueActivationSpec spec = spec();
+        spec.setOrderedDelivery(true);
+        spec.setMaxConcurrency(16);
+        activate(spec, messages -> {
+            QueueMessage m = messages.get(0);
+            if (inFlight.putIfAbsent(m.orderingKey(), m.text()) != null) {
+                overlaps.incrementAndGet();
+            }
+            try {
+                LockSupport.parkNanos(1_000_000); // the work
+                if (m.id() % 10 == 3 && failedOnce.add(m.id())) {
+                    throw new IllegalStateException("every tenth message fails once");
+                }
+                // before the commit: the next message of the key is claimed only after it
+                order.computeIfAbsent(m.orderingKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                        .add(Integer.parseInt(m.text().substring(m.text().indexOf(':') + 1)));
+                record.onMessages(messages);
+            } finally {
+                inFlight.remove(m.orderingKey());
+            }
+        }, false, true);
+        assertExactlyOnce(ids);
+        assertEquals(0, overlaps.get(), "times two messages of one key were delivered at once");
+        assertTrue(failedOnce.size() > 0);
+        List<Integer> sendOrder = new ArrayList<>();
+        for (int i = 0; i < perKey; i++) {
+            sendOrder.add(i);
+        }
+        for (int k = 0; k < keys; k++) {
+            assertEquals(sendOrder, order.get("k" + k), "the order key k" + k + " was committed in");
+        }
+        assertEquals(0, rows("dlq"));
+    }
+
+    @Test
+    void aPoisonMessageHoldsItsKeyUntilItIsDeadLetteredWhileOtherKeysFlow() throws Exception {
+        List<OutgoingMessage> batch = new ArrayList<>();
+        batch.add(OutgoingMessage.text("poison").orderingKey("held").build());
+        batch.add(OutgoingMessage.text("after poison").orderingKey("held").build());
+        for (int i = 0; i < 30; i++) {
+            batch.add(OutgoingMessage.text("other " + i).orderingKey("k" + i % 3).build());
+        }
+        table.sendAll(admin, batch);
+        List<String> delivered = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger poisonAttempts = new AtomicInteger();
+        QueueActivationSpec spec = spec();
+        spec.setOrderedDelivery(true);
+        spec.setRetryBackoff(300L);
+        spec.setMaxRetryBackoff(300L);
+        activate(spec, messages -> {
+            String text = messages.get(0).text();
+            if (text.equals("poison")) {
+                poisonAttempts.incrementAndGet();
+                throw new IllegalArgumentException("cannot be processed");
+            }
+            container.onCommit(() -> delivered.add(text));
+        }, false, true);
+        await("the 30 messages of the other keys are delivered", () -> delivered.size() >= 30);
+        await("the poison message is dead-lettered", () -> rows("dlq") == 1);
+        await("the message behind it is delivered", () -> delivered.contains("after poison"));
+        assertEquals(31, delivered.size());
+        assertTrue(poisonAttempts.get() >= 3);
+        assertEquals(0, rows("queue"));
     }
 
     @Test
