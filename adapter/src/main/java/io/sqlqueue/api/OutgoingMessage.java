@@ -174,12 +174,16 @@ public final class OutgoingMessage {
          * enqueuing another with the same key returns the first one's id and writes nothing.
          */
         public Builder dedupKey(String dedupKey) {
-            if (dedupKey == null || dedupKey.isEmpty() || dedupKey.length() > MAX_DEDUP_KEY_LENGTH) {
-                throw new IllegalArgumentException("dedupKey must be 1 to " + MAX_DEDUP_KEY_LENGTH
-                        + " characters, was " + (dedupKey == null ? "null" : dedupKey.length() + " characters"));
-            }
-            this.dedupKey = dedupKey;
+            this.dedupKey = key("dedupKey", dedupKey, MAX_DEDUP_KEY_LENGTH);
             return this;
+        }
+
+        private static String key(String name, String key, int maxLength) {
+            if (key == null || key.isEmpty() || key.length() > maxLength) {
+                throw new IllegalArgumentException(name + " must be 1 to " + maxLength + " characters, was "
+                        + (key == null ? "null" : key.length() + " characters"));
+            }
+            return key;
         }
 
         /**
@@ -210,11 +214,7 @@ public final class OutgoingMessage {
          * characters. Default: none.
          */
         public Builder orderingKey(String orderingKey) {
-            if (orderingKey == null || orderingKey.isEmpty() || orderingKey.length() > MAX_ORDERING_KEY_LENGTH) {
-                throw new IllegalArgumentException("orderingKey must be 1 to " + MAX_ORDERING_KEY_LENGTH
-                        + " characters, was " + (orderingKey == null ? "null" : orderingKey.length() + " characters"));
-            }
-            this.orderingKey = orderingKey;
+            this.orderingKey = key("orderingKey", orderingKey, MAX_ORDERING_KEY_LENGTH);
             return this;
         }
 

@@ -169,7 +169,10 @@ public abstract class Dialect {
                 new SqlTemplate(stats(q)),
                 new SqlTemplate("SELECT COUNT(*) FROM " + dlq + readUncommitted()),
                 new SqlTemplate(requeueDeadLetters(q, dlq)),
-                new SqlTemplate(deleteBefore(dlq, "failed_at")));
+                new SqlTemplate(deleteBefore(dlq, "failed_at")),
+                new SqlTemplate(sweepExpired(q, dlq, false)),
+                new SqlTemplate(sweepExpired(q, dlq, true)),
+                new SqlTemplate("DELETE FROM " + q + " WHERE " + byId(q) + " AND attempts < :newAttempts"));
     }
 
     /** All the statements of one queue's completion journal. */
@@ -282,6 +285,21 @@ public abstract class Dialect {
      * {@code attempts} is the value to record: the column {@code attempts} or a parameter expression.
      */
     abstract String deadLetter(String q, String dlq, String attempts, String fence);
+
+    /**
+     * Moves up to :n (a literal) expired messages to the dead-letter table with :error, or with
+     * {@code discard} deletes them, in one statement, oldest expiry first through the index on
+     * {@code expires_at}, and reports how many as its update count. Left behind: rows under a
+     * lease that has not run out (their delivery is in flight: an acknowledgement after the sweep
+     * would find nothing, and the message would end twice), and rows other transactions hold
+     * where the database can skip them.
+     */
+    abstract String sweepExpired(String q, String dlq, boolean discard);
+
+    /** The rows {@link #sweepExpired} may take, by this dialect's clock. */
+    final String expiredAndFree() {
+        return "expires_at <= " + now() + " AND (lease_token IS NULL OR visible_at <= " + now() + ")";
+    }
 
     /**
      * A cheap query returning a row when a message is ready, and meets {@code and} ("" or
@@ -413,12 +431,13 @@ public abstract class Dialect {
                 + " ORDER BY enqueued_at, id";
     }
 
-    /** ready, delayed, leased counts and the oldest ready message's age in ms. */
+    /** ready, delayed, leased counts, the oldest ready message's age in ms, and the expired count. */
     String stats(String q) {
         return "SELECT COUNT(CASE WHEN visible_at <= " + now() + " THEN 1 END),"
                 + " COUNT(CASE WHEN visible_at > " + now() + " AND lease_token IS NULL THEN 1 END),"
                 + " COUNT(CASE WHEN visible_at > " + now() + " AND lease_token IS NOT NULL THEN 1 END),"
-                + " " + millisSince("MIN(CASE WHEN visible_at <= " + now() + " THEN enqueued_at END)")
+                + " " + millisSince("MIN(CASE WHEN visible_at <= " + now() + " THEN enqueued_at END)") + ","
+                + " COUNT(CASE WHEN expires_at <= " + now() + " THEN 1 END)"
                 + " FROM " + q + readUncommitted();
     }
 

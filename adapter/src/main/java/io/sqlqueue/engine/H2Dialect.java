@@ -129,14 +129,17 @@ final class H2Dialect extends Dialect {
     }
 
     /**
-     * The ordering index, after {@link #upgradeStatements} gave an older table its column. A
+     * The ordering and expiry indexes, after {@link #upgradeStatements} gave an older table their columns. A
      * {@code CREATE INDEX IF NOT EXISTS} that finds the index takes no lock; one that builds it on
      * a populated table holds the table until it is done (H2 has no online build).
      */
     @Override
     void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
-        SchemaCreation.createIfMissing(c, null, "sqlqueue:" + queue, List.of("CREATE INDEX IF NOT EXISTS "
-                + quote(queue.table() + "_ordering") + " ON " + qualified(queue) + " (ordering_key, id)"));
+        SchemaCreation.createIfMissing(c, null, "sqlqueue:" + queue, List.of(
+                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_ordering") + " ON " + qualified(queue)
+                        + " (ordering_key, id)",
+                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_expiry") + " ON " + qualified(queue)
+                        + " (expires_at)"));
     }
 
     @Override
@@ -371,6 +374,18 @@ final class H2Dialect extends Dialect {
     @Override
     String minutesAgo(int minutes) {
         return "DATEADD(MINUTE, -" + minutes + ", CURRENT_TIMESTAMP)";
+    }
+
+    /** H2 cannot skip locked rows in a DELETE: the sweep waits for them (up to LOCK_TIMEOUT). */
+    @Override
+    String sweepExpired(String q, String dlq, boolean discard) {
+        String delete = "DELETE FROM " + q + " WHERE " + expiredAndFree() + " FETCH FIRST :n ROWS ONLY";
+        if (discard) {
+            return delete;
+        }
+        return "INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at,"
+                + " attempts, dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), CURRENT_TIMESTAMP, ordering_key"
+                + " FROM OLD TABLE (" + delete + ")";
     }
 
     @Override

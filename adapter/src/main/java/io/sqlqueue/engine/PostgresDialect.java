@@ -59,10 +59,10 @@ final class PostgresDialect extends Dialect {
                 clockDefaults(q),
                 addColumnIfMissing(q, "expires_at", "TIMESTAMPTZ"),
                 addColumnIfMissing(q, "ordering_key", "VARCHAR(200)"),
-                // A table made now, or an empty one, gets the index at once; a populated one made by an
-                // earlier release gets it built without blocking writes (createIndexesAfterUpgrade).
-                "DO $$ BEGIN IF NOT EXISTS (" + orderingIndex(q, false) + ") AND NOT EXISTS (SELECT 1 FROM " + q + ")"
-                        + " THEN CREATE INDEX IF NOT EXISTS " + orderingIndexDefinition(queue) + "; END IF; END $$",
+                // A table made now, or an empty one, gets these indexes at once; a populated one made by
+                // an earlier release gets them built without blocking writes (createIndexesAfterUpgrade).
+                createIndexIfEmpty(queue, ORDERING),
+                createIndexIfEmpty(queue, EXPIRY),
                 "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q
                         + " (priority DESC, id) INCLUDE (visible_at)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q
@@ -114,23 +114,37 @@ final class PostgresDialect extends Dialect {
                 + " ADD COLUMN " + column + " " + type + "; END IF; END $$";
     }
 
+    /** An index of the queue table added after the first release: its name's suffix, first column and columns. */
+    private record LaterIndex(String suffix, String firstColumn, String columns) {
+    }
+
+    private static final LaterIndex ORDERING = new LaterIndex("_ordering", "ordering_key", "(ordering_key, id)");
+    private static final LaterIndex EXPIRY = new LaterIndex("_expiry", "expires_at", "(expires_at)");
+
+    private String createIndexIfEmpty(TableName queue, LaterIndex index) {
+        String q = qualified(queue);
+        return "DO $$ BEGIN IF NOT EXISTS (" + existing(q, index, false) + ") AND NOT EXISTS (SELECT 1 FROM " + q + ")"
+                + " THEN CREATE INDEX IF NOT EXISTS " + definition(queue, index) + "; END IF; END $$";
+    }
+
     /**
-     * A query returning a row when the queue has an index whose first column is
-     * {@code ordering_key} (ours, or one an operator made), valid or, with {@code orInvalid}, not.
+     * A query returning a row when the queue has an index whose first column is the index's (ours,
+     * or one an operator made), valid or, with {@code orInvalid}, not.
      */
-    private static String orderingIndex(String q, boolean orInvalid) {
+    private static String existing(String q, LaterIndex index, boolean orInvalid) {
         return "SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]"
-                + " WHERE i.indrelid = '" + q + "'::regclass AND a.attname = 'ordering_key'"
+                + " WHERE i.indrelid = '" + q + "'::regclass AND a.attname = '" + index.firstColumn() + "'"
                 + (orInvalid ? "" : " AND i.indisvalid");
     }
 
-    private String orderingIndexDefinition(TableName queue) {
-        return quote(queue.table() + "_ordering") + " ON " + qualified(queue)
-                + " (ordering_key, id) WHERE ordering_key IS NOT NULL";
+    /** Partial: only rows with a key, or an expiry, are ever looked up through it. */
+    private String definition(TableName queue, LaterIndex index) {
+        return quote(queue.table() + index.suffix()) + " ON " + qualified(queue) + " " + index.columns()
+                + " WHERE " + index.firstColumn() + " IS NOT NULL";
     }
 
     /**
-     * Builds the ordering index of a populated queue table made by an earlier release with
+     * Builds the indexes a populated queue table made by an earlier release lacks with
      * {@code CREATE INDEX CONCURRENTLY}: a plain build would block every send and claim until it
      * has read the whole table. CONCURRENTLY cannot run in a transaction, so this runs in
      * auto-commit; a session advisory lock, taken by polling (a waiting statement would hold a
@@ -140,8 +154,14 @@ final class PostgresDialect extends Dialect {
      */
     @Override
     void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
+        for (LaterIndex index : List.of(ORDERING, EXPIRY)) {
+            buildConcurrently(c, queue, index);
+        }
+    }
+
+    private void buildConcurrently(Connection c, TableName queue, LaterIndex index) throws SQLException {
         String q = qualified(queue);
-        if (exists(c, orderingIndex(q, false))) {
+        if (exists(c, existing(q, index, false))) {
             return;
         }
         boolean autoCommit = c.getAutoCommit();
@@ -152,13 +172,13 @@ final class PostgresDialect extends Dialect {
                 pause();
             }
             try {
-                if (!exists(c, orderingIndex(q, false))) {
-                    if (exists(c, orderingIndex(q, true))) {
-                        s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + indexName(queue));
+                if (!exists(c, existing(q, index, false))) {
+                    if (exists(c, existing(q, index, true))) {
+                        s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + indexName(queue, index));
                     }
-                    LOG.info(() -> "building index " + indexName(queue) + " on the queue table " + queue
+                    LOG.info(() -> "building index " + indexName(queue, index) + " on the queue table " + queue
                             + " concurrently (a table of an earlier release); sends and claims go on meanwhile");
-                    s.execute("CREATE INDEX CONCURRENTLY IF NOT EXISTS " + orderingIndexDefinition(queue));
+                    s.execute("CREATE INDEX CONCURRENTLY IF NOT EXISTS " + definition(queue, index));
                 }
             } finally {
                 s.execute("SELECT pg_advisory_unlock(" + key + ")");
@@ -168,8 +188,8 @@ final class PostgresDialect extends Dialect {
         }
     }
 
-    private String indexName(TableName queue) {
-        String index = quote(queue.table() + "_ordering");
+    private String indexName(TableName queue, LaterIndex later) {
+        String index = quote(queue.table() + later.suffix());
         return queue.schema() == null ? index : quote(queue.schema()) + "." + index;
     }
 
@@ -288,6 +308,19 @@ final class PostgresDialect extends Dialect {
     @Override
     String minutesAgo(int minutes) {
         return "statement_timestamp() - INTERVAL '1 minute' * " + minutes;
+    }
+
+    /** The expired rows' ids, locked, skipping rows others hold; then one statement moves or deletes them. */
+    @Override
+    String sweepExpired(String q, String dlq, boolean discard) {
+        String expired = "id = ANY(ARRAY(SELECT id FROM " + q + " WHERE " + expiredAndFree()
+                + " ORDER BY expires_at LIMIT :n FOR UPDATE SKIP LOCKED))";
+        if (discard) {
+            return "DELETE FROM " + q + " WHERE " + expired;
+        }
+        return "WITH moved AS (DELETE FROM " + q + " WHERE " + expired + " RETURNING *) INSERT INTO " + dlq
+                + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, attempts, dedup_key,"
+                + " headers, body, CAST(:error AS VARCHAR(2000)), statement_timestamp(), ordering_key FROM moved";
     }
 
     @Override

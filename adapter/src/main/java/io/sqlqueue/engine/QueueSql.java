@@ -55,7 +55,7 @@ record QueueSql(
         SqlTemplate releaseLeased,
         /* → a row when some message is ready */
         SqlTemplate peek,
-        /* → ready, delayed, leased, oldest ready age in ms (null when none) */
+        /* → ready, delayed, leased, oldest ready age in ms (null when none), expired */
         SqlTemplate stats,
         /* → dead-letter count */
         SqlTemplate deadLetterCount,
@@ -63,5 +63,11 @@ record QueueSql(
            H2: → the dead letters' _ROWID_s to move, locked (see H2Dialect.requeueBatch). */
         SqlTemplate requeueDeadLetters,
         /* :n (literal) :cutoff → update count: dead letters that failed before :cutoff, deleted */
-        SqlTemplate purgeDeadLetters) {
+        SqlTemplate purgeDeadLetters,
+        /* :n (literal) :error → update count: expired messages moved to the dead-letter table */
+        SqlTemplate sweepExpired,
+        /* :n (literal) → update count: expired messages deleted */
+        SqlTemplate discardExpired,
+        /* :id :newAttempts → update count: a held row deleted (an expired one, discarded) */
+        SqlTemplate deleteHeldRow) {
 }

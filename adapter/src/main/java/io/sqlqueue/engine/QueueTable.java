@@ -59,6 +59,7 @@ public final class QueueTable {
     private final RetryPolicy retryPolicy;
     private final QueueSql sql;
     private final boolean keyOrder;
+    private final boolean discardExpired;
     private final DeadLetters deadLetters;
     /** Claim and lease statements with their size as a literal, by size (few sizes are used). */
     private final ConcurrentMap<Integer, SqlTemplate> claims = new ConcurrentHashMap<>();
@@ -84,17 +85,19 @@ public final class QueueTable {
         }
         this.sql = dialect.queueSql(name, deadLetterName, false);
         this.keyOrder = false;
+        this.discardExpired = false;
         this.deadLetters = new DeadLetters(dialect, name, deadLetterName, sql);
     }
 
-    private QueueTable(QueueTable unordered) {
-        this.dialect = unordered.dialect;
-        this.retryPolicy = unordered.retryPolicy;
-        this.name = unordered.name;
-        this.deadLetterName = unordered.deadLetterName;
-        this.sql = dialect.queueSql(name, deadLetterName, true);
-        this.keyOrder = true;
-        this.deadLetters = unordered.deadLetters;
+    private QueueTable(QueueTable base, boolean keyOrder, boolean discardExpired) {
+        this.dialect = base.dialect;
+        this.retryPolicy = base.retryPolicy;
+        this.name = base.name;
+        this.deadLetterName = base.deadLetterName;
+        this.sql = keyOrder == base.keyOrder ? base.sql : dialect.queueSql(name, deadLetterName, keyOrder);
+        this.keyOrder = keyOrder;
+        this.discardExpired = discardExpired;
+        this.deadLetters = base.deadLetters;
     }
 
     /**
@@ -105,7 +108,15 @@ public final class QueueTable {
      * this order for it to hold: one that does not takes whatever is next.
      */
     public QueueTable inKeyOrder() {
-        return keyOrder ? this : new QueueTable(this);
+        return keyOrder ? this : new QueueTable(this, true, discardExpired);
+    }
+
+    /**
+     * This queue, deleting the expired messages its claims, leases, holds and
+     * {@link #sweepExpired sweeps} come across instead of moving them to the dead-letter table.
+     */
+    public QueueTable discardingExpired() {
+        return discardExpired ? this : new QueueTable(this, keyOrder, true);
     }
 
     /** Whether this is the {@link #inKeyOrder()} view of the queue. */
@@ -262,6 +273,8 @@ public final class QueueTable {
             Decoded d = r.decode(name, attempt);
             if (d.message != null) {
                 messages.add(d.message);
+            } else if (discardExpired && EXPIRED.equals(d.reason)) {
+                undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, d.reason));
             } else {
                 try (SqlTemplate.Bound b = sql.deadLetterRow().prepare(c)) {
                     b.setLong("id", r.id).setInt("priority", r.priority)
@@ -307,7 +320,8 @@ public final class QueueTable {
         for (Row r : rows) {
             Decoded d = r.decode(name, Math.max(1, r.attempts));
             if (d.message == null) {
-                if (moveToDeadLetters(c, sql.deadLetterLeased(), r.id, d.reason,
+                SqlTemplate remove = discardExpired && EXPIRED.equals(d.reason) ? sql.ack() : sql.deadLetterLeased();
+                if (moveToDeadLetters(c, remove, r.id, d.reason,
                         b -> b.setLong("token", token)) == FailureOutcome.DEAD_LETTERED) {
                     undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), d.attempt, d.reason));
                 }
@@ -371,7 +385,8 @@ public final class QueueTable {
             String reason = d.message == null ? d.reason : attempt > retryPolicy.maxAttempts() ? neverCompleted() : null;
             if (reason == null) {
                 held.add(new HeldMessage(d.message, r.priority));
-            } else if (moveToDeadLetters(c, sql.deadLetterClaimed(), r.id, reason,
+            } else if (moveToDeadLetters(c, discardExpired && EXPIRED.equals(reason) ? sql.deleteHeldRow()
+                    : sql.deadLetterClaimed(), r.id, reason,
                     b -> b.setInt("newAttempts", attempt)) == FailureOutcome.DEAD_LETTERED) {
                 LOGGED.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, reason));
             }
@@ -488,11 +503,13 @@ public final class QueueTable {
         });
     }
 
+    /** Moves a row to the dead-letter table with {@code move}, or deletes it with a statement taking no :error. */
     private FailureOutcome moveToDeadLetters(Connection c, SqlTemplate move, long id, String error, Fence fence)
             throws SQLException {
         return retryingLockConflicts(c, () -> {
             try (SqlTemplate.Bound b = move.prepare(c)) {
-                b.setLong("id", id).setString("error", Dialect.truncateError(error == null ? "unknown error" : error));
+                b.setLong("id", id) // a delete binds no :error, and binding an absent name does nothing
+                        .setString("error", Dialect.truncateError(error == null ? "unknown error" : error));
                 fence.bind(b);
                 return b.executeUpdate() == 1 ? FailureOutcome.DEAD_LETTERED : FailureOutcome.STALE;
             }
@@ -521,6 +538,28 @@ public final class QueueTable {
         }
     }
 
+    /** The most expired messages one transaction of {@link #sweepExpired} takes. */
+    static final int SWEEP_BATCH = 500;
+
+    /**
+     * Moves the messages whose time to live has run out to the dead-letter table with the reason
+     * {@link #EXPIRED} (or deletes them, {@link #discardingExpired()}), however far back in the
+     * queue they wait, and returns how many. For expired messages no claim comes across (a queue
+     * behind a long backlog, messages waiting behind their ordering key). Batches of
+     * {@value #SWEEP_BATCH}, each a transaction of its own, through the index on
+     * {@code expires_at}: live rows are not read. Leaves rows under a lease that has not run out
+     * and rows other transactions hold; call it on a connection outside any transaction.
+     */
+    public int sweepExpired(Connection c) throws SQLException {
+        SqlTemplate sweep = discardExpired ? sql.discardExpired() : sql.sweepExpired();
+        return BatchedTransactions.run(c, Integer.MAX_VALUE, SWEEP_BATCH, "expiry sweep of " + name,
+                size -> dialect.withClaimIsolation(c, () -> {
+                    try (SqlTemplate.Bound b = sweep.withLiteral("n", size).prepare(c)) {
+                        return b.setString("error", EXPIRED).executeUpdate();
+                    }
+                }));
+    }
+
     /** Whether some message is ready now: a cheap look for idle pollers, not locking anything. */
     public boolean peek(Connection c) throws SQLException {
         return dialect.withClaimIsolation(c, () -> {
@@ -532,17 +571,19 @@ public final class QueueTable {
 
     /** Counts of ready, delayed, leased and dead-lettered messages, and the oldest ready age. */
     public QueueStats stats(Connection c) throws SQLException {
-        long ready, delayed, leased, oldestMillis;
+        long ready, delayed, leased, oldestMillis, expired;
         try (SqlTemplate.Bound b = sql.stats().prepare(c); ResultSet rs = b.executeQuery()) {
             rs.next();
             ready = rs.getLong(1);
             delayed = rs.getLong(2);
             leased = rs.getLong(3);
             oldestMillis = rs.getLong(4); // NULL (none ready) reads as 0
+            expired = rs.getLong(5);
         }
         try (SqlTemplate.Bound b = sql.deadLetterCount().prepare(c); ResultSet rs = b.executeQuery()) {
             rs.next();
-            return new QueueStats(ready, delayed, leased, rs.getLong(1), Duration.ofMillis(Math.max(oldestMillis, 0)));
+            return new QueueStats(ready, delayed, leased, rs.getLong(1), Duration.ofMillis(Math.max(oldestMillis, 0)),
+                    expired);
         }
     }
 
@@ -643,6 +684,7 @@ public final class QueueTable {
 
     @Override
     public String toString() {
-        return "QueueTable[" + name + " on " + dialect.name() + (keyOrder ? ", in key order" : "") + "]";
+        return "QueueTable[" + name + " on " + dialect.name() + (keyOrder ? ", in key order" : "")
+                + (discardExpired ? ", discarding expired" : "") + "]";
     }
 }

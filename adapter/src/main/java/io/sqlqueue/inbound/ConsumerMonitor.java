@@ -16,6 +16,7 @@ final class ConsumerMonitor implements ConsumerMXBean {
     private final LongAdder committed = new LongAdder();
     private final LongAdder rolledBack = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
+    private final LongAdder expired = new LongAdder();
     private final LongAdder polls = new LongAdder();
     private final LongAdder emptyPolls = new LongAdder();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -64,6 +65,18 @@ final class ConsumerMonitor implements ConsumerMXBean {
         deadLettered.increment();
     }
 
+    /** Expired messages removed by the expiry sweep: dead-lettered too, unless discarded. */
+    void swept(int messages, boolean discarded) {
+        expired.add(messages);
+        if (!discarded) {
+            deadLettered.add(messages);
+        }
+    }
+
+    void expired(int messages) {
+        expired.add(messages);
+    }
+
     void failed(String error) {
         lastError = error;
     }
@@ -99,6 +112,11 @@ final class ConsumerMonitor implements ConsumerMXBean {
     @Override
     public long getDeadLettered() {
         return deadLettered.sum();
+    }
+
+    @Override
+    public long getExpired() {
+        return expired.sum();
     }
 
     @Override

@@ -87,17 +87,32 @@ final class DeliveryOutcomes {
         countDeadLettered(m);
     }
 
-    /** The journal row of a row moved to the dead-letter table instead of being delivered, on {@code c}. */
+    /**
+     * The journal row of a row moved to the dead-letter table instead of being delivered, on
+     * {@code c}; none for an expired message that was discarded.
+     */
     void journalDeadLettered(Connection c, UndeliverableMessage m) throws SQLException {
         CompletionJournal journal = activation.journal();
-        if (journal != null) {
+        if (journal != null && !discarded(m)) {
             journal.record(c, new JournalEntry(m.id(), m.enqueuedAt(), Instant.now(), Instant.now(), m.attempt(),
                     JournalEntry.Outcome.DEAD_LETTERED, consumer()));
         }
     }
 
-    /** Counts and logs, once, a row moved to the dead-letter table instead of being delivered. */
+    private boolean discarded(UndeliverableMessage m) {
+        return QueueTable.EXPIRED.equals(m.reason()) && activation.spec.discardsExpired();
+    }
+
+    /** Counts and logs, once, a row moved to the dead-letter table (or an expired one discarded) instead of being delivered. */
     void countDeadLettered(UndeliverableMessage m) {
+        if (QueueTable.EXPIRED.equals(m.reason())) {
+            activation.monitor.expired(1);
+        }
+        if (discarded(m)) {
+            QueueActivation.LOG.fine(() -> "message " + m.id() + " of " + activation.spec.getQueue()
+                    + " expired and was discarded");
+            return;
+        }
         activation.monitor.deadLettered();
         activation.monitor.failed(m.reason());
         // an expired message is an expected outcome, not a fault

@@ -21,6 +21,9 @@ final class Poller implements Work {
     private Connection connection;
     private boolean outage;
     private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS;
+    /** How often the expiry sweep runs at most; the first poll runs it. */
+    static final long SWEEP_EVERY_NANOS = Duration.ofSeconds(30).toNanos();
+    private long lastSweep = System.nanoTime() - SWEEP_EVERY_NANOS;
 
     Poller(QueueActivation activation) {
         this.activation = activation;
@@ -58,6 +61,7 @@ final class Poller implements Work {
                     continue;
                 }
                 retry = activation.spec.getPollInterval();
+                sweepExpired();
                 if (!ready) {
                     activation.deliveryFinishedWithoutStarting();
                     trimJournal();
@@ -100,6 +104,29 @@ final class Poller implements Work {
         } catch (SQLException | RuntimeException e) {
             closeConnection(); // reconnect next time
             throw e;
+        }
+    }
+
+    /**
+     * At most every {@link #SWEEP_EVERY_NANOS}: expired messages no claim has come across yet (far
+     * back in a backlog, behind their ordering key) leave the queue, in small batches through the
+     * index on {@code expires_at}.
+     */
+    private void sweepExpired() {
+        if (System.nanoTime() - lastSweep < SWEEP_EVERY_NANOS || connection == null) {
+            return;
+        }
+        lastSweep = System.nanoTime();
+        try {
+            int swept = activation.table(connection).sweepExpired(connection);
+            if (swept > 0) {
+                activation.monitor.swept(swept, activation.spec.discardsExpired());
+                QueueActivation.LOG.info(() -> swept + " expired messages of " + activation.spec.getQueue() + " were "
+                        + (activation.spec.discardsExpired() ? "discarded" : "moved to the dead-letter table"));
+            }
+        } catch (SQLException e) {
+            QueueActivation.log(Level.WARNING, "cannot sweep the expired messages of " + activation.spec.getQueue()
+                    + ": " + e.getMessage() + "; trying again later", null);
         }
     }
 

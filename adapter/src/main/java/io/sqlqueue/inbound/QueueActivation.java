@@ -229,6 +229,7 @@ final class QueueActivation {
             }
             journal = j;
             t = Boolean.TRUE.equals(spec.getOrderedDelivery()) ? t.inKeyOrder() : t;
+            t = spec.discardsExpired() ? t.discardingExpired() : t;
             table = t;
         }
         return t;

@@ -115,6 +115,16 @@ public class QueueActivationSpec implements ActivationSpec {
             + " must set it.", defaultValue = "false")
     private Boolean orderedDelivery = Boolean.FALSE;
 
+    /** {@link #getExpiredMessages()}: moved to the dead-letter table with the reason "expired". */
+    public static final String DEAD_LETTER = "deadLetter";
+    /** {@link #getExpiredMessages()}: deleted. */
+    public static final String DISCARD = "discard";
+
+    @ConfigProperty(description = "What becomes of a message whose time to live has run out: deadLetter (moved to"
+            + " the dead-letter table with the reason 'expired') or discard (deleted). Either way it is never"
+            + " delivered.", defaultValue = DEAD_LETTER)
+    private String expiredMessages = DEAD_LETTER;
+
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -147,6 +157,15 @@ public class QueueActivationSpec implements ActivationSpec {
                     + (attemptCounting == null ? "null" : "'" + attemptCounting + "'"));
         }
         range("journalRetention", journalRetention, 60_000, 31_536_000_000L);
+        if (!DEAD_LETTER.equals(expiredMessages) && !DISCARD.equals(expiredMessages)) {
+            throw invalid("expiredMessages", "must be " + DEAD_LETTER + " or " + DISCARD + ", was "
+                    + (expiredMessages == null ? "null" : "'" + expiredMessages + "'"));
+        }
+    }
+
+    /** Whether expired messages are deleted rather than dead-lettered (after {@link #validate()}). */
+    public boolean discardsExpired() {
+        return DISCARD.equals(expiredMessages);
     }
 
     private static void name(String property, String value) throws InvalidPropertyException {
@@ -182,6 +201,7 @@ public class QueueActivationSpec implements ActivationSpec {
                 + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
                 + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime
                 + ", attemptCounting=" + attemptCounting + ", orderedDelivery=" + orderedDelivery
+                + ", expiredMessages=" + expiredMessages
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
                         : deadLetterQueue) + ", createQueue=" + createQueue + ", journal=" + journal
                 + (Boolean.TRUE.equals(journal) ? ", journalRetention=" + journalRetention : "");
@@ -341,6 +361,14 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setDeadLetterQueue(String deadLetterQueue) {
         this.deadLetterQueue = deadLetterQueue == null ? "" : deadLetterQueue.trim();
+    }
+
+    public String getExpiredMessages() {
+        return expiredMessages;
+    }
+
+    public void setExpiredMessages(String expiredMessages) {
+        this.expiredMessages = expiredMessages == null ? null : expiredMessages.trim();
     }
 
     public Boolean getOrderedDelivery() {

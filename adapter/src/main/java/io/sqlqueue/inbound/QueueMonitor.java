@@ -25,7 +25,7 @@ final class QueueMonitor implements QueueMXBean {
 
     private static final Logger LOG = Logger.getLogger(QueueMonitor.class.getName());
     private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
-    private static final QueueStats UNKNOWN = new QueueStats(-1, -1, -1, -1, Duration.ZERO);
+    private static final QueueStats UNKNOWN = new QueueStats(-1, -1, -1, -1, Duration.ZERO, -1);
     /** The registered monitors by database and queue (see {@link #key}); guarded by itself. */
     private static final Map<String, QueueMonitor> BY_QUEUE = new HashMap<>();
 
@@ -136,6 +136,11 @@ final class QueueMonitor implements QueueMXBean {
     @Override
     public long getDeadLettered() {
         return stats().deadLettered();
+    }
+
+    @Override
+    public long getExpired() {
+        return stats().expired();
     }
 
     @Override

@@ -25,6 +25,13 @@ public interface ConsumerMXBean {
     /** Messages this consumer moved to the dead-letter table after their last attempt. */
     long getDeadLettered();
 
+    /**
+     * Messages whose time to live had run out that this consumer removed instead of delivering
+     * (dead-lettered or discarded, as its {@code expiredMessages} says), by its claims and by its
+     * poller's expiry sweep.
+     */
+    long getExpired();
+
     /** Messages in the bean's hands right now. */
     int getInFlight();
 

@@ -26,6 +26,13 @@ public interface QueueMXBean {
     /** Rows in the dead-letter table. */
     long getDeadLettered();
 
+    /**
+     * Messages whose time to live has run out, still in the queue table (and counted in ready,
+     * delayed or leased) until a consumer comes across them or its poller's expiry sweep, at most
+     * 30 s later, removes them.
+     */
+    long getExpired();
+
     /** How long the oldest ready message has waited, in ms; 0 when none is ready. */
     long getOldestReadyAgeMillis();
 

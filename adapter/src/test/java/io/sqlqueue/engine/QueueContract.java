@@ -358,6 +358,17 @@ abstract class QueueContract {
     }
 
     @Test
+    void anOrderingKeyIsOneTo200CharactersAndABadOneIsRefusedBeforeAnySql() {
+        assertEquals("orderingKey must be 1 to 200 characters, was 0 characters", assertThrows(
+                IllegalArgumentException.class, () -> OutgoingMessage.text("x").orderingKey("")).getMessage());
+        assertEquals("orderingKey must be 1 to 200 characters, was null", assertThrows(
+                IllegalArgumentException.class, () -> OutgoingMessage.text("x").orderingKey(null)).getMessage());
+        assertEquals("dedupKey must be 1 to 200 characters, was 201 characters", assertThrows(
+                IllegalArgumentException.class, () -> OutgoingMessage.text("x").dedupKey("k".repeat(201))).getMessage());
+        assertEquals("k".repeat(200), OutgoingMessage.text("x").orderingKey("k".repeat(200)).build().orderingKey());
+    }
+
+    @Test
     void anUnorderedClaimIgnoresOrderingKeys() throws SQLException {
         queue.sendAll(connection, List.of(keyed("a", "a1"), keyed("a", "a2")));
         queue.send(connection, keyed("a", "a3"));
@@ -582,16 +593,71 @@ abstract class QueueContract {
     }
 
     @Test
+    void theExpirySweepMovesExpiredMessagesWhereverTheyWaitButLeavesLiveAndLeasedOnes() throws Exception {
+        Duration ttl = Duration.ofMillis(1500);
+        Instant sent = Instant.now();
+        queue.send(connection, OutgoingMessage.text("leased, expiring").timeToLive(ttl).build());
+        assertEquals(1, queue.lease(connection, 1, Duration.ofMinutes(5)).size());
+        queue.send(connection, text("lives"));
+        queue.send(connection, OutgoingMessage.text("expires").timeToLive(ttl).build());
+        queue.send(connection, OutgoingMessage.text("expires while delayed").delay(Duration.ofMillis(1000))
+                .timeToLive(ttl).build());
+        queue.send(connection, OutgoingMessage.text("behind its key").orderingKey("k").timeToLive(ttl).build());
+        Await.until(Duration.ofSeconds(20), "the time to live has run out",
+                () -> Instant.now().isAfter(sent.plus(ttl).plusMillis(300)));
+        assertEquals(4, queue.stats(connection).expired(), "the queue bean's figure: expired, still in the table");
+
+        assertEquals(3, queue.sweepExpired(connection), "all but the leased one");
+        assertEquals(0, queue.sweepExpired(connection), "nothing left to sweep");
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT last_error, COUNT(*) FROM "
+                + queue.dialect().qualified(queue.deadLetterName()) + " GROUP BY last_error")) {
+            assertTrue(rs.next());
+            assertEquals(QueueTable.EXPIRED, rs.getString(1));
+            assertEquals(3, rs.getLong(2));
+            assertFalse(rs.next());
+        }
+        assertEquals(2, queueRows(), "the live message, and the leased one whose delivery is in flight");
+        assertEquals(1, queue.stats(connection).expired());
+    }
+
+    @Test
+    void aQueueDiscardingExpiredMessagesDeletesThemOnEveryPath() throws Exception {
+        QueueTable discarding = queue.discardingExpired();
+        Duration ttl = Duration.ofMillis(1500);
+        Instant sent = Instant.now();
+        for (String path : List.of("claimed", "leased", "held")) {
+            queue.send(connection, OutgoingMessage.text(path).timeToLive(ttl).build());
+        }
+        queue.send(connection, text("lives"));
+        queue.send(connection, OutgoingMessage.text("swept").timeToLive(ttl).build());
+        Await.until(Duration.ofSeconds(20), "the time to live has run out",
+                () -> Instant.now().isAfter(sent.plus(ttl).plusMillis(300)));
+        assertEquals(List.of(), texts(discarding.claim(connection, 1)));
+        assertEquals(List.of(), discarding.lease(connection, 1, Duration.ofMinutes(1)));
+        connection.setAutoCommit(false);
+        assertEquals(List.of("lives"), heldTexts(discarding.hold(connection, 1, null)));
+        connection.commit(); // the discard commits; "lives" stays, only held
+        connection.setAutoCommit(true);
+        assertEquals(1, discarding.sweepExpired(connection));
+        assertEquals(0, deadLetterRows(), "discarded, not dead-lettered");
+        assertEquals(List.of("lives"), texts(discarding.claim(connection, 10)));
+        assertEquals(0, queueRows());
+    }
+
+    @Test
     void aQueueTableOfTheShapeBeforeExpiryAndOrderingGainsTheirColumnsAndKeepsItsMessagesInOrder() throws Exception {
         String t = queue.dialect().qualified(queue.name());
-        String index = queue.dialect().quote(queue.name().table() + "_ordering");
         try (Statement s = connection.createStatement()) { // the shape of the release before
-            s.execute(queue.dialect().name().equals("sqlserver") ? "DROP INDEX " + index + " ON " + t : "DROP INDEX " + index);
+            for (String suffix : List.of("_ordering", "_expiry")) {
+                String index = queue.dialect().quote(queue.name().table() + suffix);
+                s.execute(queue.dialect().name().equals("sqlserver") ? "DROP INDEX " + index + " ON " + t : "DROP INDEX " + index);
+            }
             s.execute("ALTER TABLE " + t + " DROP COLUMN expires_at");
             s.execute("ALTER TABLE " + t + " DROP COLUMN ordering_key");
             s.execute("ALTER TABLE " + queue.dialect().qualified(queue.deadLetterName()) + " DROP COLUMN ordering_key");
         }
-        assertFalse(hasOrderingIndex(queue));
+        assertFalse(hasIndexOn(queue, "ordering_key"));
+        assertFalse(hasIndexOn(queue, "expires_at"));
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + t + " (priority, body) VALUES (?, ?)")) {
             for (int i = 0; i < 100; i++) {
                 insert.setInt(1, i % 3 == 0 ? 1 : 0);
@@ -601,7 +667,8 @@ abstract class QueueContract {
         }
         queue.createIfMissing(connection);
         queue.createIfMissing(connection); // again, as every later start does: nothing left to change
-        assertTrue(hasOrderingIndex(queue), "the populated table got its ordering index");
+        assertTrue(hasIndexOn(queue, "ordering_key"), "the populated table got its ordering index");
+        assertTrue(hasIndexOn(queue, "expires_at"), "and its expiry index");
 
         queue.send(connection, OutgoingMessage.text("m100").timeToLive(Duration.ofHours(1)).orderingKey("k").build());
         List<String> expected = new ArrayList<>();
@@ -617,10 +684,10 @@ abstract class QueueContract {
         assertEquals(expected, texts(queue.inKeyOrder().claim(connection, 200)), "none lost, none reordered");
     }
 
-    private boolean hasOrderingIndex(QueueTable q) throws SQLException {
+    private boolean hasIndexOn(QueueTable q, String firstColumn) throws SQLException {
         try (ResultSet rs = connection.getMetaData().getIndexInfo(null, q.name().schema(), q.name().table(), false, false)) {
             while (rs.next()) {
-                if ("ordering_key".equalsIgnoreCase(rs.getString("COLUMN_NAME")) && rs.getShort("ORDINAL_POSITION") == 1) {
+                if (firstColumn.equalsIgnoreCase(rs.getString("COLUMN_NAME")) && rs.getShort("ORDINAL_POSITION") == 1) {
                     return true;
                 }
             }
@@ -1115,7 +1182,7 @@ abstract class QueueContract {
     @Test
     void statsCountEveryState() throws Exception {
         QueueTable q = newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));
-        assertEquals(new QueueStats(0, 0, 0, 0, Duration.ZERO), q.stats(connection));
+        assertEquals(new QueueStats(0, 0, 0, 0, Duration.ZERO, 0), q.stats(connection));
 
         q.sendAll(connection, List.of(text("leased"), text("dead"), text("ready 1"), text("ready 2")));
         q.send(connection, OutgoingMessage.text("delayed").delay(Duration.ofHours(1)).build());
@@ -1198,7 +1265,7 @@ abstract class QueueContract {
             assertTrue(rs.next());
             enqueuedAt = q.dialect().readInstant(rs, 1);
         }
-        assertEquals(new QueueStats(0, 0, 0, 2, Duration.ZERO), q.stats(connection));
+        assertEquals(new QueueStats(0, 0, 0, 2, Duration.ZERO, 0), q.stats(connection));
 
         assertEquals(2, q.deadLetters().requeue(connection, 10));
 

@@ -170,6 +170,21 @@ class SqlServerDialectTest {
     }
 
     @Test
+    void theExpirySweepDeletesTopThroughTheFilteredIndexSkippingHeldAndLeasedRows() {
+        assertTrue(sql.create().get(9).endsWith("CREATE NONCLUSTERED INDEX [orders_expiry] ON [dbo].[orders] (expires_at)"
+                + " WHERE expires_at IS NOT NULL"), sql.create().get(9));
+        String sweep = sql.sweepExpired().withLiteral("n", 500).jdbcSql();
+        assertTrue(sweep.startsWith("DELETE TOP (500) FROM [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
+                + " OUTPUT deleted.id,"), sweep);
+        assertTrue(sweep.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
+                + " headers, body, last_error, failed_at, ordering_key) WHERE expires_at IS NOT NULL AND expires_at <="
+                + " SYSUTCDATETIME() AND (lease_token IS NULL OR visible_at <= SYSUTCDATETIME())"), sweep);
+        assertEquals("DELETE TOP (500) FROM [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE expires_at"
+                + " IS NOT NULL AND expires_at <= SYSUTCDATETIME() AND (lease_token IS NULL OR visible_at <="
+                + " SYSUTCDATETIME())", sql.discardExpired().withLiteral("n", 500).jdbcSql());
+    }
+
+    @Test
     void anOrderedClaimTakesOnlyTheFirstRowOfEachKeyWithoutSkippingRowsOthersHold() {
         QueueSql ordered = new SqlServerDialect().queueSql(TableName.parse("dbo.orders"),
                 TableName.parse("dbo.orders_dlq"), true);
@@ -186,10 +201,10 @@ class SqlServerDialectTest {
 
     @Test
     void aQueueOrDeadLetterTableWithAnEnabledTriggerIsRefusedAtStartup() {
-        String check = sql.create().get(9);
+        String check = sql.create().get(10);
         assertTrue(check.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'[dbo].[orders]')"
                 + " AND is_disabled = 0) THROW 51001, N'the queue table orders has an enabled trigger"), check);
-        String deadLetters = sql.create().get(10);
+        String deadLetters = sql.create().get(11);
         assertTrue(deadLetters.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id ="
                 + " OBJECT_ID(N'[dbo].[orders_dlq]') AND is_disabled = 0) THROW 51001, N'the dead-letter table"
                 + " orders_dlq has an enabled trigger"), deadLetters);

@@ -235,7 +235,7 @@ class SqlServerSchemaScriptTest {
             assertEquals(0, queue.deadLetters().purgeFailedBefore(member, java.time.Instant.now().plusSeconds(3600)),
                     "requeued: none left to purge");
             assertEquals(1, journal.deleteOlderThan(member, java.time.Duration.ofDays(1)));
-            assertEquals(new QueueStats(0, 0, 0, 0, java.time.Duration.ZERO), queue.stats(member));
+            assertEquals(new QueueStats(0, 0, 0, 0, java.time.Duration.ZERO, 0), queue.stats(member));
         }
     }
 }

@@ -590,6 +590,41 @@ abstract class InboundContract {
     }
 
     @Test
+    void expiredMessagesAreNeverDeliveredAndAreDeadLetteredByDefault() throws Exception {
+        expiredMessagesAreNeverDeliveredAndEnd(QueueActivationSpec.DEAD_LETTER, 10);
+    }
+
+    @Test
+    void expiredMessagesAreNeverDeliveredAndAreDiscardedWhenTheActivationSaysSo() throws Exception {
+        expiredMessagesAreNeverDeliveredAndEnd(QueueActivationSpec.DISCARD, 0);
+    }
+
+    private void expiredMessagesAreNeverDeliveredAndEnd(String expiredMessages, int deadLetters) throws Exception {
+        Duration ttl = Duration.ofMillis(1000);
+        Instant sent = Instant.now();
+        List<OutgoingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            OutgoingMessage.Builder m = OutgoingMessage.text(i % 2 == 0 ? "expires" : "lives");
+            batch.add((i % 2 == 0 ? m.timeToLive(ttl) : m).build());
+        }
+        table.sendAll(admin, batch);
+        await("the time to live has run out", () -> Instant.now().isAfter(sent.plus(ttl).plusMillis(300)));
+        List<String> delivered = Collections.synchronizedList(new ArrayList<>());
+        QueueActivationSpec spec = spec();
+        spec.setExpiredMessages(expiredMessages);
+        activate(spec, messages -> container.onCommit(() -> messages.forEach(m -> delivered.add(m.text()))), false, true);
+        await("the 10 live messages delivered", () -> delivered.size() >= 10);
+        await("the queue is empty", () -> rows("queue") == 0);
+        await("the 10 expired ones counted", () -> (long) consumerBean("Expired") == 10);
+        assertEquals(Collections.nCopies(10, "lives"), delivered, "no expired message delivered");
+        assertEquals(deadLetters, rows("dlq"));
+        assertEquals(deadLetters, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.deadLetterName())
+                + " WHERE last_error = 'expired'"));
+        assertEquals((long) deadLetters, consumerBean("DeadLettered"));
+        await("the queue bean shows none expired (cached for a second)", () -> (long) queueBean("Expired") == 0);
+    }
+
+    @Test
     void theJournalHasOneRowPerFinishedMessageAndIdleTimeTrimsOldRows() throws Exception {
         CompletionJournal journal = new CompletionJournal(table);
         journal.createIfMissing(admin);

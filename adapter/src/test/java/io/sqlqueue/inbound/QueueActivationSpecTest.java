@@ -34,6 +34,8 @@ class QueueActivationSpecTest {
         assertEquals(1, s.getBatchSize());
         assertEquals(new RetryPolicy(5, Duration.ofSeconds(1), Duration.ofMinutes(5)), s.retryPolicy());
         assertTrue(s.getCreateQueue());
+        assertFalse(s.getOrderedDelivery());
+        assertFalse(s.discardsExpired(), "expired messages are dead-lettered by default");
     }
 
     @Test
@@ -43,6 +45,8 @@ class QueueActivationSpecTest {
         assertTrue(problem(s -> s.setQueue("orders; DROP TABLE x")).startsWith("activation property queue is not valid"));
         assertTrue(problem(s -> s.setDeadLetterQueue("a]b")).startsWith("activation property deadLetterQueue"));
         assertTrue(problem(s -> s.setDeadLetterQueue("orders")).contains("must differ from the queue"));
+        assertEquals("activation property expiredMessages must be deadLetter or discard, was 'drop'",
+                problem(s -> s.setExpiredMessages("drop")));
         assertEquals("activation property maxConcurrency must be between 1 and 256, was 0",
                 problem(s -> s.setMaxConcurrency(0)));
         assertEquals("activation property batchSize must be between 1 and 1000, was 5000",

@@ -22,6 +22,10 @@ import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A Payara Micro JVM forked for the lifecycle tests, running {@link ControlledMicro}: the test
@@ -280,6 +284,28 @@ final class MicroProcess implements AutoCloseable {
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** A directory of its own under the tests' temporary directory, for a forked server's files. */
+    static File workDirectory(String name) {
+        File dir = new File(System.getProperty("java.io.tmpdir"), name);
+        if (!dir.isDirectory() && !dir.mkdirs()) {
+            throw new IllegalStateException("cannot create " + dir);
+        }
+        return dir;
+    }
+
+    /**
+     * Writes {@code <name>.war} with these classes into {@code dir}. They are on the forked
+     * server's class path too (it runs with the tests' class path): the WAR loads its own first.
+     */
+    static File exportWar(File dir, String name, Class<?>... classes) {
+        File war = new File(dir, name + ".war");
+        ShrinkWrap.create(WebArchive.class, name + ".war").addClasses(classes)
+                .addAsWebInfResource(new StringAsset("<glassfish-web-app><class-loader delegate=\"false\"/>"
+                        + "</glassfish-web-app>"), "glassfish-web.xml")
+                .as(ZipExporter.class).exportTo(war, true);
+        return war;
     }
 
     static int freePort() throws IOException {

@@ -23,10 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 import org.h2.tools.Server;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,14 +43,8 @@ class ServerCrashIT {
     void aMessageThatKillsTheServerIsDeadLetteredAfterMaxAttemptsRestartsAndNothingElseIsLost() throws Exception {
         File microJar = LifecycleIT.file("it.micro.jar", "Payara Micro");
         File rar = LifecycleIT.file("it.rar", "the adapter's .rar");
-        File tmp = new File(System.getProperty("java.io.tmpdir"), "crash-micro");
-        assertTrue(tmp.isDirectory() || tmp.mkdirs(), "cannot create " + tmp);
-        File war = new File(tmp, "crash.war");
-        ShrinkWrap.create(WebArchive.class, "crash.war").addClasses(HaltingBean.class, CrashDatabase.class)
-                // the test's classes are on the forked server's class path too: load these from the WAR
-                .addAsWebInfResource(new StringAsset("<glassfish-web-app><class-loader delegate=\"false\"/>"
-                        + "</glassfish-web-app>"), "glassfish-web.xml")
-                .as(ZipExporter.class).exportTo(war, true);
+        File tmp = MicroProcess.workDirectory("crash-micro");
+        File war = MicroProcess.exportWar(tmp, "crash", HaltingBean.class, CrashDatabase.class);
 
         Server h2 = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
         String url = "jdbc:h2:tcp://127.0.0.1:" + h2.getPort() + "/mem:crash;DB_CLOSE_DELAY=-1";
