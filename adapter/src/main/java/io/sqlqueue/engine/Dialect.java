@@ -268,7 +268,7 @@ public abstract class Dialect {
      * claim passes over are the waiting messages of keys in flight ahead of the first free ones.
      * The redundant {@code IS NOT NULL} lets SQL Server use its filtered index.
      */
-    static String headOfKey(String q) {
+    String headOfKey(String q) {
         return " AND (m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + q + " AS earlier"
                 + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key"
                 + " AND earlier.id < m.id))";

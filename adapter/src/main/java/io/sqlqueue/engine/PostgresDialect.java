@@ -238,6 +238,19 @@ final class PostgresDialect extends Dialect {
                 + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED))";
     }
 
+    /**
+     * As the default, by the key's smallest id instead of NOT EXISTS: with few keys PostgreSQL
+     * planned the NOT EXISTS as a sequential scan of the table, expecting an earlier row of so
+     * common a key at once, and read the whole table for each head (1 key, 37,000 rows: 1.6 ms a
+     * claim, slower as the queue grew). MIN over the index on {@code (ordering_key, id)} reads its
+     * first entries: 0.2 ms, measured the same way.
+     */
+    @Override
+    String headOfKey(String q) {
+        return " AND (m.ordering_key IS NULL OR m.id = (SELECT MIN(earlier.id) FROM " + q + " AS earlier"
+                + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key))";
+    }
+
     @Override
     String claim(String q, String and) {
         return "DELETE FROM " + q + " WHERE " + next(q, and) + " RETURNING " + messageColumns("");
