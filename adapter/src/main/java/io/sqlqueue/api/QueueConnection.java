@@ -15,6 +15,8 @@ import java.util.List;
  *
  * <p><b>Queues.</b> A queue is a table named as configured ({@code orders} or
  * {@code sales.orders}); it must exist (an activation with {@code createQueue=true} creates it).
+ * A topic's subscriptions are rows of the table {@code sqlqueue_subscriptions} in its schema,
+ * each with a queue of its own, {@code <topic>_<subscription>}.
  *
  * <p><b>Errors.</b> {@link IllegalArgumentException} for a bad queue name or message, before
  * anything is written; {@link QueueException} when the database fails or the connection is closed.
@@ -33,6 +35,16 @@ public interface QueueConnection extends AutoCloseable {
 
     /** Enqueues messages in order, in batches; returns their ids in the same order. */
     long[] sendAll(String queue, List<OutgoingMessage> messages);
+
+    /**
+     * Publishes a message to a topic: a copy goes into the queue of every durable subscription of
+     * the topic whose filter matches the message's headers, in the caller's transaction like a
+     * send (all copies or none). Subscriptions made after this publish do not get it. Returns how
+     * many subscriptions it reached (0: the message went nowhere).
+     *
+     * @param topic {@code prices} or {@code sales.prices}: letters, digits and underscores
+     */
+    int publish(String topic, OutgoingMessage message);
 
     /** Returns the connection to the pool. Closing twice does nothing. */
     @Override

@@ -369,6 +369,18 @@ public abstract class Dialect {
     /** CREATE TABLE and CREATE INDEX for a completion journal, each safe when the object exists. */
     abstract List<String> createJournalStatements(TableName journal);
 
+    /** CREATE TABLE for the topics' subscriptions (see {@link Topic}), safe when the table exists. */
+    abstract List<String> createSubscriptionStatements(TableName table);
+
+    /** The subscriptions' column definitions, with this dialect's timestamp and text types. */
+    static String subscriptionColumns(String timestamp, String text) {
+        return "topic " + text + "(200) NOT NULL, "
+                + "name " + text + "(200) NOT NULL, "
+                + "filter " + text + "(" + SubscriptionFilter.MAX_LENGTH + "), "
+                + "created_at " + timestamp + " NOT NULL, "
+                + "PRIMARY KEY (topic, name)";
+    }
+
     /** The journal's column definitions, with this dialect's timestamp and text types. */
     static String journalColumns(String timestamp, String text) {
         return "message_id BIGINT NOT NULL, "

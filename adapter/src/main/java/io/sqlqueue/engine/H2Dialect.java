@@ -362,6 +362,12 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
+    List<String> createSubscriptionStatements(TableName table) {
+        return List.of("CREATE TABLE IF NOT EXISTS " + qualified(table) + " ("
+                + subscriptionColumns("TIMESTAMP(6) WITH TIME ZONE", "VARCHAR") + ")");
+    }
+
+    @Override
     String minuteOf(String timestamp) {
         return "DATE_TRUNC('MINUTE', " + timestamp + ")";
     }

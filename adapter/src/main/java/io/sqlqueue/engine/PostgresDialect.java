@@ -310,6 +310,12 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
+    List<String> createSubscriptionStatements(TableName table) {
+        return List.of("CREATE TABLE IF NOT EXISTS " + qualified(table) + " ("
+                + subscriptionColumns("TIMESTAMPTZ", "VARCHAR") + ")");
+    }
+
+    @Override
     String minuteOf(String timestamp) {
         return "date_trunc('minute', " + timestamp + ")";
     }

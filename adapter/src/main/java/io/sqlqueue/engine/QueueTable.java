@@ -119,11 +119,6 @@ public final class QueueTable {
         return discardExpired ? this : new QueueTable(this, keyOrder, true);
     }
 
-    /** Whether this is the {@link #inKeyOrder()} view of the queue. */
-    public boolean isInKeyOrder() {
-        return keyOrder;
-    }
-
     /** A queue with the default dead-letter table and retry policy, in the connection's database. */
     public static QueueTable open(Connection connection, String queue) throws SQLException {
         return new QueueTable(Dialect.of(connection), queue, null, RetryPolicy.DEFAULT);

@@ -370,6 +370,13 @@ final class SqlServerDialect extends Dialect {
                 + "END");
     }
 
+    @Override
+    List<String> createSubscriptionStatements(TableName table) {
+        String t = qualified(table);
+        return List.of("IF OBJECT_ID(N'" + t + "', N'U') IS NULL CREATE TABLE " + t + " ("
+                + subscriptionColumns("DATETIME2(7)", "NVARCHAR") + ")");
+    }
+
     /** SQL Server has PERCENTILE_CONT only as a window function: one row per minute through DISTINCT. */
     @Override
     String perMinuteTimings(String journal, int minutes) {

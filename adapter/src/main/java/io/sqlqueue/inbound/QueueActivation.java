@@ -7,6 +7,7 @@ import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.TableName;
+import io.sqlqueue.engine.Topic;
 import io.sqlqueue.management.PlatformMBeans;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
@@ -226,6 +227,13 @@ final class QueueActivation {
                 if (j != null) {
                     j.createIfMissing(c);
                 }
+            }
+            if (spec.subscribes()) { // after its queue exists: a publish from now on writes into it
+                Topic topic = new Topic(t.dialect(), spec.getTopic());
+                if (spec.getCreateQueue()) {
+                    topic.createIfMissing(c);
+                }
+                topic.subscribe(c, spec.getSubscriptionName(), spec.getSubscriptionFilter());
             }
             journal = j;
             t = Boolean.TRUE.equals(spec.getOrderedDelivery()) ? t.inKeyOrder() : t;

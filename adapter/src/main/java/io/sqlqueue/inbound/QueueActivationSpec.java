@@ -4,7 +4,9 @@ import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
+import io.sqlqueue.engine.SubscriptionFilter;
 import io.sqlqueue.engine.TableName;
+import io.sqlqueue.engine.Topic;
 import jakarta.resource.spi.Activation;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.ConfigProperty;
@@ -22,7 +24,7 @@ import java.time.Duration;
 public class QueueActivationSpec implements ActivationSpec {
 
     @ConfigProperty(description = "The queue table to consume: orders or schema.orders (letters, digits and"
-            + " underscores). Required.")
+            + " underscores). Required, unless the bean subscribes to a topic (then empty: the subscription's queue).")
     private String queue;
 
     @ConfigProperty(description = "JDBC URL of the queue database; empty: the resource adapter's jdbcUrl."
@@ -125,6 +127,18 @@ public class QueueActivationSpec implements ActivationSpec {
             + " delivered.", defaultValue = DEAD_LETTER)
     private String expiredMessages = DEAD_LETTER;
 
+    @ConfigProperty(description = "A topic to subscribe to instead of naming a queue: with subscriptionName, a"
+            + " durable subscription whose queue, <topic>_<subscriptionName>, this bean consumes. Empty: none.")
+    private String topic = "";
+
+    @ConfigProperty(description = "The durable subscription's name (letters, digits and underscores), with topic:"
+            + " made at activation where missing; it lasts until an admin removes it.")
+    private String subscriptionName = "";
+
+    @ConfigProperty(description = "Which published messages the subscription takes, by header: conditions joined"
+            + " by AND, each name = 'value' or name IN ('a', 'b'). Empty: every message.")
+    private String subscriptionFilter = "";
+
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -134,6 +148,9 @@ public class QueueActivationSpec implements ActivationSpec {
      */
     @Override
     public void validate() throws InvalidPropertyException {
+        if (!topic.isEmpty()) {
+            subscription();
+        }
         if (queue == null || queue.isBlank()) {
             throw invalid("queue", "is required: the queue table to consume, e.g. orders");
         }
@@ -168,6 +185,37 @@ public class QueueActivationSpec implements ActivationSpec {
         return DISCARD.equals(expiredMessages);
     }
 
+    /**
+     * Checks the subscription's properties and sets {@code queue} to its queue: the rest of the
+     * activation consumes it like any queue.
+     */
+    private void subscription() throws InvalidPropertyException {
+        if (subscriptionName.isEmpty()) {
+            throw invalid("subscriptionName", "is required with topic: the durable subscription's name");
+        }
+        String derived;
+        try {
+            derived = Topic.queueOf(topic, subscriptionName).toString();
+        } catch (IllegalArgumentException e) {
+            throw invalid("topic", "and subscriptionName do not make a queue: " + e.getMessage());
+        }
+        if (queue != null && !queue.isBlank() && !queue.equals(derived)) {
+            throw invalid("queue", "must be empty with topic (the subscription's queue is " + derived + "), was '"
+                    + queue + "'");
+        }
+        try {
+            SubscriptionFilter.parse(subscriptionFilter);
+        } catch (IllegalArgumentException e) {
+            throw invalid("subscriptionFilter", "is not valid: " + e.getMessage());
+        }
+        queue = derived;
+    }
+
+    /** Whether the bean consumes a topic subscription (after {@link #validate()}). */
+    public boolean subscribes() {
+        return !topic.isEmpty();
+    }
+
     private static void name(String property, String value) throws InvalidPropertyException {
         try {
             TableName.parse(value);
@@ -194,7 +242,8 @@ public class QueueActivationSpec implements ActivationSpec {
     /** The effective configuration for the activation's log line: no password. */
     @Override
     public String toString() {
-        return "queue=" + queue + (dataSourceJndiName.isEmpty() ? (jdbcUrl.isEmpty() ? "" : ", jdbcUrl="
+        return "queue=" + queue + (topic.isEmpty() ? "" : ", topic=" + topic + ", subscriptionName=" + subscriptionName
+                + ", subscriptionFilter=" + subscriptionFilter) + (dataSourceJndiName.isEmpty() ? (jdbcUrl.isEmpty() ? "" : ", jdbcUrl="
                 + io.sqlqueue.engine.DriverDataSources.withoutSecrets(jdbcUrl) + ", user=" + user)
                 : ", dataSourceJndiName=" + dataSourceJndiName) + ", useXA=" + useXA
                 + ", maxConcurrency=" + maxConcurrency + ", batchSize=" + batchSize + ", pollInterval=" + pollInterval
@@ -377,6 +426,30 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setOrderedDelivery(Boolean orderedDelivery) {
         this.orderedDelivery = orderedDelivery == null ? Boolean.FALSE : orderedDelivery;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic == null ? "" : topic.trim();
+    }
+
+    public String getSubscriptionName() {
+        return subscriptionName;
+    }
+
+    public void setSubscriptionName(String subscriptionName) {
+        this.subscriptionName = subscriptionName == null ? "" : subscriptionName.trim();
+    }
+
+    public String getSubscriptionFilter() {
+        return subscriptionFilter;
+    }
+
+    public void setSubscriptionFilter(String subscriptionFilter) {
+        this.subscriptionFilter = subscriptionFilter == null ? "" : subscriptionFilter.trim();
     }
 
     public Boolean getCreateQueue() {

@@ -2,6 +2,7 @@ package io.sqlqueue.inbound;
 
 import io.sqlqueue.engine.QueueStats;
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.Topic;
 import io.sqlqueue.management.PlatformMBeans;
 import io.sqlqueue.management.QueueMXBean;
 import java.sql.Connection;
@@ -157,6 +158,18 @@ final class QueueMonitor implements QueueMXBean {
         LOG.info(() -> "requeued " + moved + " dead letters of " + queue);
         consumers.forEach(QueueActivation::wake); // deliver them now, not at the next poll
         return moved;
+    }
+
+    @Override
+    public boolean removeSubscription() {
+        QueueActivation subscriber = consumers.stream().filter(a -> a.spec.subscribes()).findFirst().orElse(null);
+        if (subscriber == null) {
+            return false;
+        }
+        String topic = subscriber.spec.getTopic(), subscription = subscriber.spec.getSubscriptionName();
+        boolean removed = withTable((c, table) -> new Topic(table.dialect(), topic).unsubscribe(c, subscription));
+        LOG.info(() -> "subscription " + subscription + " to topic " + topic + (removed ? " removed" : " was not there"));
+        return removed;
     }
 
     @Override

@@ -53,4 +53,14 @@ public interface QueueMXBean {
      * @return how many were deleted
      */
     int purgeDeadLetters(String olderThan);
+
+    /**
+     * When this queue is a topic subscription's (its consumers' activation names a {@code topic}
+     * and {@code subscriptionName}), removes the subscription: messages published from now on no
+     * longer reach this queue; those in it stay until consumed. A consumer activated again makes
+     * it anew, so undeploy the subscribing bean first to end it for good.
+     *
+     * @return whether a subscription was removed (false: this queue is none's, or it was removed already)
+     */
+    boolean removeSubscription();
 }

@@ -28,6 +28,12 @@ final class QueueConnectionHandle implements QueueConnection {
         return live().send(queue, messages, true);
     }
 
+    @Override
+    public int publish(String topic, OutgoingMessage message) {
+        Objects.requireNonNull(message, "message");
+        return live().publish(topic, message);
+    }
+
     private QueueManagedConnection live() {
         QueueManagedConnection mc = managed;
         if (closed || mc == null) {

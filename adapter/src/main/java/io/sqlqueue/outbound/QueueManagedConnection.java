@@ -3,6 +3,7 @@ package io.sqlqueue.outbound;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueException;
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.TableName;
 import io.sqlqueue.inbound.QueueResourceAdapter;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
@@ -196,41 +197,58 @@ final class QueueManagedConnection implements ManagedConnection {
 
     long[] send(String queue, List<OutgoingMessage> messages, boolean batch) {
         long started = System.nanoTime();
+        long[] ids = onConnection("enqueue to '" + queue + "'", c -> {
+            QueueTable table = factory.queue(c, queue);
+            return batch ? table.sendAll(c, messages) : new long[] {table.send(c, messages.get(0))};
+        });
+        afterSend(queue);
+        factory.monitor().sent(ids.length, started);
+        return ids;
+    }
+
+    int publish(String topic, OutgoingMessage message) {
+        long started = System.nanoTime();
+        List<TableName> reached = onConnection("publish to topic '" + topic + "'",
+                c -> factory.topic(c, topic).publish(c, message));
+        reached.forEach(queue -> afterSend(queue.toString()));
+        factory.monitor().sent(reached.size(), started);
+        return reached.size();
+    }
+
+    /** Work on one of the caller's connections: a database failure becomes a {@link QueueException}. */
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} on this connection, or with {@code dataSourceJndiName} on a connection
+     * borrowed inside the caller's transaction (so the server resource enlists it).
+     */
+    private <T> T onConnection(String what, Work<T> work) {
         try {
-            long[] ids;
             if (factory.usesServerDataSource()) {
-                // Borrowed inside the caller's transaction, so the server resource enlists it.
                 try (Connection c = factory.serverDataSource().getConnection()) {
-                    ids = sendOn(c, queue, messages, batch);
+                    return work.run(c);
                 }
-            } else {
-                ids = sendOn(connection, queue, messages, batch);
             }
-            afterSend(queue);
-            factory.monitor().sent(ids.length, started);
-            return ids;
+            return work.run(connection);
         } catch (SQLException e) {
             if (isBroken(e) && !broken) {
                 broken = true;
                 factory.connectionBroke();
                 reportBroken(e);
             }
-            throw failed(queue, e);
+            throw failed(what, e);
         } catch (ResourceException e) {
-            throw failed(queue, e);
+            throw failed(what, e);
         }
     }
 
-    private QueueException failed(String queue, Exception e) {
-        QueueException failure = new QueueException("cannot enqueue to '" + queue + "': " + e.getMessage(), e);
+    private QueueException failed(String what, Exception e) {
+        QueueException failure = new QueueException("cannot " + what + ": " + e.getMessage(), e);
         factory.monitor().failed(failure.getMessage());
         return failure;
-    }
-
-    private long[] sendOn(Connection c, String queue, List<OutgoingMessage> messages, boolean batch)
-            throws SQLException {
-        QueueTable table = factory.queue(c, queue);
-        return batch ? table.sendAll(c, messages) : new long[] {table.send(c, messages.get(0))};
     }
 
     /**

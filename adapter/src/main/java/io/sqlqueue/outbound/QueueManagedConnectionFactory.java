@@ -6,6 +6,7 @@ import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
+import io.sqlqueue.engine.Topic;
 import io.sqlqueue.inbound.QueueResourceAdapter;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConfigProperty;
@@ -89,6 +90,7 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     private transient ProducerMonitor monitor; // guarded by this
     private transient volatile Dialect dialect;
     private transient ConcurrentMap<String, QueueTable> queues = new ConcurrentHashMap<>();
+    private transient ConcurrentMap<String, Topic> topics = new ConcurrentHashMap<>();
 
     @Override
     public Object createConnectionFactory(ConnectionManager cm) {
@@ -191,13 +193,23 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
 
     /** The engine's view of a queue, by name, in the database behind {@code c}. */
     QueueTable queue(Connection c, String name) throws SQLException {
+        Dialect found = dialect(c);
+        return queues.computeIfAbsent(name, n -> new QueueTable(found, n, null, RetryPolicy.DEFAULT));
+    }
+
+    /** The engine's view of a topic, by name, in the database behind {@code c}. */
+    Topic topic(Connection c, String name) throws SQLException {
+        Dialect found = dialect(c);
+        return topics.computeIfAbsent(name, n -> new Topic(found, n));
+    }
+
+    private Dialect dialect(Connection c) throws SQLException {
         Dialect d = dialect;
         if (d == null) {
             d = Dialect.of(c);
             dialect = d;
         }
-        Dialect found = d;
-        return queues.computeIfAbsent(name, n -> new QueueTable(found, n, null, RetryPolicy.DEFAULT));
+        return d;
     }
 
     /**
@@ -283,6 +295,7 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
         in.defaultReadObject();
         queues = new ConcurrentHashMap<>();
+        topics = new ConcurrentHashMap<>();
     }
 
     // ---- configuration properties (JavaBean accessors) ----------------------------------------

@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.LongAdder;
  * engine's one-transaction claim (raw column); {@code ordered-keys-1}, {@code -10} and {@code -1000}:
  * ordered delivery ({@link QueueTable#inKeyOrder()}, one message per transaction at 16 threads)
  * from a queue whose messages carry that many ordering keys, sent round-robin, against unordered
- * claims of the same queue (raw column).
+ * claims of the same queue (raw column); {@code fan-out-1}, {@code -4} and {@code -16}: publishing to a
+ * topic with that many subscriptions, one message per transaction, against sending the message to
+ * each of the subscriptions' queues in one transaction (messages written per second on both sides).
  */
 public final class EngineBenchmark {
 
@@ -109,6 +111,11 @@ public final class EngineBenchmark {
                     compare("ordered-keys-" + keys, 16,
                             () -> keyed(c, keys, () -> measure(16, conn -> claimOne(conn, ordered))),
                             () -> keyed(c, keys, () -> measure(16, conn -> claimOne(conn, queue))));
+                }
+            }
+            for (int subscriptions : new int[] {1, 4, 16}) {
+                if (selected("fan-out-" + subscriptions)) {
+                    fanOut(c, subscriptions);
                 }
             }
             if (selected("deep-queue-1M-vs-1k")) {
@@ -271,6 +278,43 @@ public final class EngineBenchmark {
             return done.sum() / ((System.nanoTime() - start) / 1e9);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** Publishing to a topic with {@code n} subscriptions against {@code n} sends, one transaction each. */
+    private void fanOut(Connection c, int n) throws Exception {
+        Topic topic = new Topic(queue.dialect(), queue.name().table() + "_t");
+        topic.createIfMissing(c);
+        List<QueueTable> queues = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            QueueTable q = new QueueTable(queue.dialect(), topic.queueOf("s" + i).toString(), null, RetryPolicy.DEFAULT);
+            q.createIfMissing(c);
+            topic.subscribe(c, "s" + i, null);
+            queues.add(q);
+        }
+        try {
+            OutgoingMessage m = OutgoingMessage.bytes(BODY).header("type", "price").build();
+            compare("fan-out-" + n, 4, () -> measure(4, conn -> {
+                conn.setAutoCommit(false);
+                int written = topic.publish(conn, m).size();
+                conn.commit();
+                return written;
+            }), () -> measure(4, conn -> {
+                conn.setAutoCommit(false);
+                for (QueueTable q : queues) {
+                    q.send(conn, m);
+                }
+                conn.commit();
+                return queues.size();
+            }));
+        } finally {
+            try (Statement s = c.createStatement()) {
+                for (int i = 0; i < n; i++) {
+                    topic.unsubscribe(c, "s" + i);
+                    s.execute("DROP TABLE " + queue.dialect().qualified(queues.get(i).name()));
+                    s.execute("DROP TABLE " + queue.dialect().qualified(queues.get(i).deadLetterName()));
+                }
+            }
         }
     }
 

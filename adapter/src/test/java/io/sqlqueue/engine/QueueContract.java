@@ -559,6 +559,155 @@ abstract class QueueContract {
         assertEquals(0, count(q.dialect().qualified(q.deadLetterName())), "nothing dead-lettered");
     }
 
+    // ---- topics ---------------------------------------------------------------------------------
+
+    /** A topic with a unique name and its subscriptions table, made now. */
+    private Topic newTopic() throws SQLException {
+        Topic topic = new Topic(queue.dialect(), "tp_" + Long.toHexString(System.nanoTime()));
+        topic.createIfMissing(connection);
+        return topic;
+    }
+
+    /** A subscription to {@code topic}: its queue made first, dropped after the test. */
+    private QueueTable subscribe(Topic topic, String name, String filter) throws SQLException {
+        QueueTable q = new QueueTable(queue.dialect(), topic.queueOf(name).toString(), null, RetryPolicy.DEFAULT);
+        q.createIfMissing(connection);
+        created.add(q);
+        topic.subscribe(connection, name, filter);
+        return q;
+    }
+
+    @Test
+    void aPublishedMessageReachesEverySubscriptionOnceAndARolledBackPublishReachesNone() throws SQLException {
+        Topic topic = newTopic();
+        QueueTable billing = subscribe(topic, "billing", null);
+        QueueTable shipping = subscribe(topic, "shipping", "");
+        connection.setAutoCommit(false);
+        assertEquals(List.of(billing.name(), shipping.name()), topic.publish(connection, text("rolled back")));
+        connection.rollback();
+        assertEquals(List.of(billing.name(), shipping.name()), topic.publish(connection, keyed("k", "order 1")));
+        topic.publish(connection, text("order 2"));
+        connection.commit();
+        connection.setAutoCommit(true);
+        for (QueueTable q : List.of(billing, shipping)) {
+            List<QueueMessage> got = q.claim(connection, 10);
+            assertEquals(List.of("order 1", "order 2"), texts(got), "each subscription, every message once: " + q.name());
+            assertEquals("k", got.get(0).orderingKey());
+        }
+        assertEquals(List.of("billing", "shipping"), topic.subscriptions(connection).stream()
+                .map(Topic.Subscription::name).toList());
+    }
+
+    @Test
+    void aPublishThatFailsHalfwayLeavesNoCopyAlsoInAutoCommit() throws SQLException {
+        Topic topic = newTopic();
+        QueueTable first = subscribe(topic, "a_first", null);
+        QueueTable gone = subscribe(topic, "b_gone", null);
+        try (Statement s = connection.createStatement()) {
+            s.execute("DROP TABLE " + queue.dialect().qualified(gone.name())); // an admin's mistake
+        }
+        created.remove(gone);
+        try (Statement s = connection.createStatement()) {
+            s.execute("DROP TABLE " + queue.dialect().qualified(gone.deadLetterName()));
+        }
+        assertTrue(connection.getAutoCommit());
+        SQLException failed = assertThrows(SQLException.class, () -> topic.publish(connection, text("all or none")));
+        assertTrue(failed.getMessage().startsWith("topic " + topic.name() + ", subscription b_gone: cannot write to its"
+                + " queue " + gone.name() + ": "), failed.getMessage());
+        assertTrue(connection.getAutoCommit(), "auto-commit restored");
+        assertEquals(0, count(queue.dialect().qualified(first.name())), "the first copy went with the failure");
+        topic.unsubscribe(connection, "b_gone");
+        assertEquals(List.of(first.name()), topic.publish(connection, text("after")));
+    }
+
+    @Test
+    void aPublishBeforeAnySubscriptionTableExistsGoesNowhereAndLeavesTheTransactionUsable() throws SQLException {
+        String schema = "tps_" + Long.toHexString(System.nanoTime());
+        Dialect d = queue.dialect();
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE SCHEMA " + d.quote(schema));
+        }
+        Topic topic = new Topic(d, schema + ".prices");
+        try {
+            connection.setAutoCommit(false);
+            assertEquals(List.of(), topic.publish(connection, text("nobody listens")));
+            queue.send(connection, text("same transaction")); // PostgreSQL: a failed statement would abort it
+            connection.commit();
+            connection.setAutoCommit(true);
+            assertEquals(List.of("same transaction"), texts(queue.claim(connection, 10)));
+
+            topic.createIfMissing(connection);
+            QueueTable shop = subscribe(topic, "shop", null);
+            assertEquals(List.of(shop.name()), topic.publish(connection, text("now somebody does")));
+            assertEquals(List.of("now somebody does"), texts(shop.claim(connection, 10)));
+        } finally {
+            connection.setAutoCommit(true);
+            try (Statement s = connection.createStatement()) {
+                for (QueueTable q : List.copyOf(created)) {
+                    if (schema.equals(q.name().schema())) {
+                        s.execute("DROP TABLE " + d.qualified(q.name()));
+                        s.execute("DROP TABLE " + d.qualified(q.deadLetterName()));
+                        created.remove(q);
+                    }
+                }
+                s.execute("DROP TABLE IF EXISTS " + d.qualified(TableName.parse(schema + "." + Topic.SUBSCRIPTIONS)));
+                s.execute("DROP SCHEMA " + d.quote(schema));
+            }
+        }
+    }
+
+    @Test
+    void aFilteredSubscriptionReceivesExactlyItsMatches() throws SQLException {
+        Topic topic = newTopic();
+        QueueTable all = subscribe(topic, "everything", null);
+        QueueTable createdOnly = subscribe(topic, "created", "type = 'order-created'");
+        QueueTable europe = subscribe(topic, "europe", "type = 'order-created' AND region IN ('eu', 'uk')");
+        String[][] sent = {{"order-created", "eu"}, {"order-created", "us"}, {"order-paid", "eu"},
+                {"order-created", "uk"}, {"order-created", null}};
+        for (int i = 0; i < sent.length; i++) {
+            OutgoingMessage.Builder m = OutgoingMessage.text("m" + i).header("type", sent[i][0]);
+            topic.publish(connection, (sent[i][1] == null ? m : m.header("region", sent[i][1])).build());
+        }
+        assertEquals(List.of("m0", "m1", "m2", "m3", "m4"), texts(all.claim(connection, 10)));
+        assertEquals(List.of("m0", "m1", "m3", "m4"), texts(createdOnly.claim(connection, 10)));
+        assertEquals(List.of("m0", "m3"), texts(europe.claim(connection, 10)), "no region header: no match");
+    }
+
+    @Test
+    void aSubscriptionGetsOnlyWhatIsPublishedWhileItExists() throws SQLException {
+        Topic topic = newTopic();
+        assertEquals(List.of(), topic.publish(connection, text("before")), "no subscription: it goes nowhere");
+        QueueTable late = subscribe(topic, "late", null);
+        topic.publish(connection, text("while subscribed"));
+        topic.subscribe(connection, "late", "type = 'x'"); // subscribing again changes the filter
+        topic.publish(connection, text("filtered out"));
+        assertTrue(topic.unsubscribe(connection, "late"));
+        assertFalse(topic.unsubscribe(connection, "late"), "gone already");
+        topic.publish(connection, OutgoingMessage.text("after").header("type", "x").build());
+        assertEquals(List.of("while subscribed"), texts(late.claim(connection, 10)));
+        assertEquals(List.of(), topic.subscriptions(connection));
+    }
+
+    @Test
+    void badTopicsSubscriptionsAndFiltersAreRefusedNamingTheProblem() {
+        Dialect d = queue.dialect();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Topic(d, "prices; DROP TABLE x"))
+                .getMessage().startsWith("topic name 'prices; DROP TABLE x' is not valid"));
+        assertEquals("subscription name 'a-b' is not valid: use letters, digits and underscores",
+                assertThrows(IllegalArgumentException.class, () -> new Topic(d, "prices").queueOf("a-b")).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Topic(d, "p".repeat(40)).queueOf("s".repeat(10)))
+                .getMessage().contains("longer than 48 characters"));
+        assertEquals("subscription filter \"type = order\": expected a quoted value such as 'order-created' at position 8,"
+                + " found 'order'", assertThrows(IllegalArgumentException.class,
+                        () -> SubscriptionFilter.parse("type = order")).getMessage());
+        assertEquals("subscription filter \"type = 'a' OR x = 'b'\": expected AND at position 12, found 'OR x = 'b''",
+                assertThrows(IllegalArgumentException.class,
+                        () -> SubscriptionFilter.parse("type = 'a' OR x = 'b'")).getMessage());
+        assertEquals("subscription filter \"r IN ('a'\": expected ')' at position 10, found the end",
+                assertThrows(IllegalArgumentException.class, () -> SubscriptionFilter.parse("r IN ('a'")).getMessage());
+        assertTrue(SubscriptionFilter.parse("note = 'it''s' and r in ('a','b')").matches(Map.of("note", "it's", "r", "b")));
+    }
+
     // ---- expiry ---------------------------------------------------------------------------------
 
     @Test

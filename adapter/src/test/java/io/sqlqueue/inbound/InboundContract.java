@@ -13,6 +13,8 @@ import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.JournalEntry;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
+import io.sqlqueue.engine.Topic;
+import io.sqlqueue.engine.TableName;
 import io.sqlqueue.engine.TestXid;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.management.ManagementFactory;
@@ -587,6 +589,73 @@ abstract class InboundContract {
                 new ObjectName("io.sqlqueue:*,queue=" + queue), null).isEmpty(), "the consumer bean is gone");
         assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(
                 new ObjectName("io.sqlqueue:type=Queue,name=" + queue + ",*"), null).isEmpty(), "the queue bean is gone");
+    }
+
+    @Test
+    void twoBeansSubscribedToOneTopicEachReceiveEveryMessageTheirFilterTakesOnce() throws Exception {
+        Topic topic = Topic.open(admin, queue); // named like the test's queue: the subscriptions' queues are new
+        Map<String, List<String>> received = new ConcurrentHashMap<>();
+        for (String[] subscription : new String[][] {{"billing", ""}, {"refunds", "type = 'refund'"}}) {
+            QueueActivationSpec spec = spec();
+            spec.setQueue(null);
+            spec.setTopic(queue);
+            spec.setSubscriptionName(subscription[0]);
+            spec.setSubscriptionFilter(subscription[1]);
+            List<String> got = Collections.synchronizedList(new ArrayList<>());
+            received.put(subscription[0], got);
+            activate(spec, messages -> container.onCommit(() -> messages.forEach(m -> got.add(m.text()))), false, true);
+        }
+        try {
+            await("both subscriptions made by the activations",
+                    () -> tableExists(topic) && topic.subscriptions(admin).size() == 2);
+            admin.setAutoCommit(false);
+            topic.publish(admin, OutgoingMessage.text("rolled back").header("type", "refund").build());
+            admin.rollback();
+            List<String> refunds = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                String type = i % 4 == 0 ? "refund" : "order";
+                topic.publish(admin, OutgoingMessage.text(type + " " + i).header("type", type).build());
+                if (type.equals("refund")) {
+                    refunds.add(type + " " + i);
+                }
+            }
+            admin.commit();
+            admin.setAutoCommit(true);
+            await("every message delivered", () -> received.get("billing").size() >= 20
+                    && received.get("refunds").size() >= refunds.size());
+            assertEquals(20, Set.copyOf(received.get("billing")).size());
+            assertEquals(20, received.get("billing").size(), "each once");
+            assertEquals(Set.copyOf(refunds), Set.copyOf(received.get("refunds")));
+            assertEquals(refunds.size(), received.get("refunds").size(), "each once, and only the refunds");
+
+            ObjectName refundsQueue = only("io.sqlqueue:type=Queue,name=" + topic.queueOf("refunds") + ",*");
+            assertEquals(true, ManagementFactory.getPlatformMBeanServer().invoke(refundsQueue, "removeSubscription",
+                    new Object[0], new String[0]), "the admin operation removed it");
+            assertEquals(List.of("billing"), topic.subscriptions(admin).stream().map(Topic.Subscription::name).toList());
+            assertEquals(1, topic.publish(admin, OutgoingMessage.text("late refund").header("type", "refund").build())
+                    .size(), "only billing is reached now");
+        } finally {
+            for (Object[] a : active) {
+                adapter.endpointDeactivation((MessageEndpointFactory) a[0], (QueueActivationSpec) a[1]);
+            }
+            active.clear();
+            try (Statement s = admin.createStatement()) {
+                for (String name : List.of("billing", "refunds")) {
+                    s.execute("DROP TABLE " + table.dialect().qualified(topic.queueOf(name)));
+                    s.execute("DROP TABLE " + table.dialect().qualified(TableName.parse(topic.queueOf(name) + "_dlq")));
+                    topic.unsubscribe(admin, name);
+                }
+            }
+        }
+    }
+
+    private boolean tableExists(Topic topic) {
+        try {
+            topic.subscriptions(admin);
+            return true;
+        } catch (SQLException e) {
+            return false; // the activations have not made the subscriptions table yet
+        }
     }
 
     @Test

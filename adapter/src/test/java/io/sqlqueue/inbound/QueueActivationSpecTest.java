@@ -39,6 +39,39 @@ class QueueActivationSpecTest {
     }
 
     @Test
+    void aTopicSubscriptionConsumesTheQueueNamedAfterTopicAndSubscription() throws Exception {
+        QueueActivationSpec s = spec(x -> {
+            x.setQueue(null);
+            x.setTopic("sales.prices");
+            x.setSubscriptionName("shop");
+            x.setSubscriptionFilter("currency IN ('EUR', 'GBP')");
+        });
+        s.validate();
+        assertEquals("sales.prices_shop", s.getQueue());
+        assertTrue(s.subscribes());
+        s.validate(); // as a server may call it again
+        assertEquals("sales.prices_shop", s.getQueue());
+        assertEquals("activation property subscriptionName is required with topic: the durable subscription's name",
+                problem(x -> x.setTopic("prices")));
+        assertEquals("activation property queue must be empty with topic (the subscription's queue is prices_shop),"
+                + " was 'orders'", problem(x -> {
+                    x.setTopic("prices");
+                    x.setSubscriptionName("shop");
+                }));
+        assertTrue(problem(x -> {
+            x.setQueue(null);
+            x.setTopic("prices");
+            x.setSubscriptionName("shop");
+            x.setSubscriptionFilter("currency = EUR");
+        }).startsWith("activation property subscriptionFilter is not valid: subscription filter \"currency = EUR\":"));
+        assertTrue(problem(x -> {
+            x.setQueue(null);
+            x.setTopic("prices");
+            x.setSubscriptionName("shop-1");
+        }).startsWith("activation property topic and subscriptionName do not make a queue: subscription name 'shop-1'"));
+    }
+
+    @Test
     void everyBadValueNamesItsPropertyAndTheAllowedRange() {
         assertEquals("activation property queue is required: the queue table to consume, e.g. orders",
                 problem(s -> s.setQueue(null)));

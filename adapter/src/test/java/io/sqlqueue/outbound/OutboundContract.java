@@ -17,6 +17,7 @@ import io.sqlqueue.api.QueueException;
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.Topic;
 import io.sqlqueue.engine.TestXid;
 import io.sqlqueue.inbound.QueueResourceAdapter;
 import jakarta.resource.ResourceException;
@@ -174,6 +175,47 @@ abstract class OutboundContract {
         assertEquals(List.of("committed"), drain().stream().map(QueueMessage::text).toList());
         assertEquals(List.of(queue), committedWakeUps);
         mc.destroy();
+    }
+
+    @Test
+    void aPublishReachesEverySubscriptionWhenItsTransactionCommitsAndNoneWhenItRollsBack() throws Exception {
+        Topic topic = Topic.open(admin, queue); // a topic named like the test's queue: its subscriptions' queues are new
+        topic.createIfMissing(admin);
+        List<QueueTable> subscriptions = new ArrayList<>();
+        for (String name : List.of("a", "b")) {
+            QueueTable q = QueueTable.open(admin, topic.queueOf(name).toString());
+            q.createIfMissing(admin);
+            topic.subscribe(admin, name, null);
+            subscriptions.add(q);
+        }
+        try {
+            QueueManagedConnection mc = managed();
+            QueueConnection handle = (QueueConnection) mc.getConnection(null, null);
+            LocalTransaction tx = mc.getLocalTransaction();
+            tx.begin();
+            assertEquals(2, handle.publish(queue, OutgoingMessage.text("rolled back").build()));
+            tx.rollback();
+            tx.begin();
+            assertEquals(2, handle.publish(queue, OutgoingMessage.text("committed").build()));
+            tx.commit();
+            for (QueueTable q : subscriptions) {
+                assertEquals(List.of("committed"), q.claim(admin, 10).stream().map(QueueMessage::text).toList());
+            }
+            assertEquals(Set.of(queue + "_a", queue + "_b"), Set.copyOf(committedWakeUps), "both woken, once committed");
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                    () -> handle.publish("bad topic", OutgoingMessage.text("x").build()));
+            assertTrue(bad.getMessage().startsWith("topic name 'bad topic' is not valid"), bad.getMessage());
+            mc.destroy();
+        } finally {
+            try (Statement s = admin.createStatement()) {
+                for (QueueTable q : subscriptions) {
+                    s.execute("DROP TABLE " + q.dialect().qualified(q.name()));
+                    s.execute("DROP TABLE " + q.dialect().qualified(q.deadLetterName()));
+                }
+            }
+            topic.unsubscribe(admin, "a");
+            topic.unsubscribe(admin, "b");
+        }
     }
 
     @Test
