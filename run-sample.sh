@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the sample: builds the adapter and the sample, starts Payara Micro with both on an
 # embedded H2 database, places a demo load of orders, shows progress while the message-driven
-# bean processes them, prints a summary line, then keeps serving until Ctrl-C.
+# beans process them (the orders queue; the ledger, in order per customer, and the large-order desk,
+# both subscribed to the order events' topic), prints a summary line, then keeps serving until Ctrl-C.
 #
 #   ./run-sample.sh [COUNT]        COUNT orders (default 10000), 3 of them invalid
 #
@@ -65,17 +66,23 @@ start=$(date +%s%N)
 echo "placing $count orders ($invalid invalid) ..."
 curl -s -m 600 -X POST "$base?count=$count&invalid=$invalid" > /dev/null
 deadline=$(( $(date +%s) + 600 ))
+orders_done=
 while :; do
   s=$(status)
   processed=$(( $(field processed "$s") - $(field processed "$before") ))
   dead=$(( $(field deadLettered "$s") - $(field deadLettered "$before") ))
+  ledger=$(( $(field ledger "$s") - $(field ledger "$before") ))
+  large=$(( $(field largeOrders "$s") - $(field largeOrders "$before") ))
   echo "  processed $processed of $count, dead-lettered $dead, pending $(field pending "$s"), in flight" \
-    "$(field inFlight "$s"); enqueue->onMessage p50 $(field latencyP50Ms "$s") ms p99 $(field latencyP99Ms "$s") ms"
-  if (( processed + dead >= count )) || (( $(date +%s) > deadline )); then break; fi
+    "$(field inFlight "$s"); enqueue->onMessage p50 $(field latencyP50Ms "$s") ms p99 $(field latencyP99Ms "$s") ms;" \
+    "ledger $ledger, large orders $large"
+  if [ -z "$orders_done" ] && (( processed + dead >= count )); then orders_done=$(date +%s%N); fi
+  if [ -n "$orders_done" ] && (( ledger >= count )) || (( $(date +%s) > deadline )); then break; fi
   sleep 1
 done
-rate=$(awk -v n="$processed" -v ns="$(( $(date +%s%N) - start ))" 'BEGIN { printf "%d", n / (ns / 1e9) }')
-echo "SAMPLE sent=$count processed=$processed duplicates=$(field duplicates "$s") dead_lettered=$dead rate=$rate/s"
+rate=$(awk -v n="$processed" -v ns="$(( ${orders_done:-$(date +%s%N)} - start ))" 'BEGIN { printf "%d", n / (ns / 1e9) }')
+echo "SAMPLE sent=$count processed=$processed duplicates=$(field duplicates "$s") dead_lettered=$dead rate=$rate/s" \
+  "ledger=$ledger ledger_out_of_order=$(field ledgerOutOfOrder "$s") large_orders=$large"
 
 if [ "${SAMPLE_EXIT:-0}" = 1 ]; then exit 0; fi
 echo "serving $base/status and POST $base?count=N; Ctrl-C to stop"

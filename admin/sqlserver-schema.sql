@@ -103,6 +103,20 @@ IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object
         WHERE expires_at IS NOT NULL;
 GO
 
+-- Topics (QueueConnection.publish; activation properties topic and subscriptionName): one table of
+-- subscriptions per schema, whatever the queue. A subscription's messages wait in the queue
+-- <topic>_<subscription>: run this script for it with that Queue name. The subscription itself is
+-- a row that the subscribing bean's activation writes (or a DBA: see the README's Topics).
+IF OBJECT_ID(N'[$(Schema)].[sqlqueue_subscriptions]', N'U') IS NULL
+    CREATE TABLE [$(Schema)].[sqlqueue_subscriptions] (
+        topic      NVARCHAR(200)  NOT NULL,
+        name       NVARCHAR(200)  NOT NULL,
+        filter     NVARCHAR(2000) NULL,
+        created_at DATETIME2(7)   NOT NULL,
+        PRIMARY KEY (topic, name)
+    );
+GO
+
 -- What the application needs at run time: rows in and rows out. It creates nothing: with these
 -- tables in place, the adapter's start-up statements find them and change nothing.
 IF DATABASE_PRINCIPAL_ID(N'$(AppRole)') IS NULL
@@ -111,6 +125,7 @@ GO
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[$(Queue)] TO [$(AppRole)];
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[$(Queue)_dlq] TO [$(AppRole)];
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[$(Queue)_journal] TO [$(AppRole)];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[sqlqueue_subscriptions] TO [$(AppRole)];
 GO
 -- And the catalog of its tables: when it starts, the adapter reads their triggers, defaults and
 -- indexes (sys.triggers, sys.default_constraints, sys.index_columns), which SQL Server shows only

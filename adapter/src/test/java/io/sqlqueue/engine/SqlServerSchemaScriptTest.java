@@ -43,6 +43,10 @@ class SqlServerSchemaScriptTest {
     private final String own = "a_" + suffix;
     private final String role = "r_" + suffix;
     private final String login = "l_" + suffix;
+    /** Schemas of their own for the subscriptions table (one per schema): the script's and the adapter's. */
+    private final String scriptedSchema = "ss_" + suffix;
+    private final String ownSchema = "as_" + suffix;
+    private boolean subscribed;
     private Connection connection;
 
     @BeforeEach
@@ -62,8 +66,23 @@ class SqlServerSchemaScriptTest {
                     s.execute("IF OBJECT_ID(N'dbo." + table + "', N'U') IS NOT NULL DROP TABLE dbo." + table);
                 }
             }
+            for (String schema : new String[] {scriptedSchema, ownSchema}) {
+                for (String table : new String[] {scripted, scripted + "_dlq", scripted + "_journal",
+                        Topic.SUBSCRIPTIONS}) {
+                    String t = schema + "." + table;
+                    s.execute("IF OBJECT_ID(N'" + t + "', N'U') IS NOT NULL DROP TABLE " + t);
+                }
+                s.execute("IF SCHEMA_ID(N'" + schema + "') IS NOT NULL DROP SCHEMA " + schema);
+            }
+            if (subscribed) {
+                s.execute("DELETE FROM dbo." + Topic.SUBSCRIPTIONS + " WHERE topic = 's' AND name = '" + suffix + "'");
+            }
             s.execute("IF DATABASE_PRINCIPAL_ID(N'" + login + "') IS NOT NULL DROP USER " + login);
             s.execute("IF SUSER_ID(N'" + login + "') IS NOT NULL DROP LOGIN " + login);
+            // the subscriptions table of dbo stays (other tests share it): its grants go first
+            s.execute("IF DATABASE_PRINCIPAL_ID(N'" + role + "') IS NOT NULL AND OBJECT_ID(N'dbo." + Topic.SUBSCRIPTIONS
+                    + "', N'U') IS NOT NULL REVOKE SELECT, INSERT, UPDATE, DELETE ON dbo." + Topic.SUBSCRIPTIONS
+                    + " FROM " + role);
             s.execute("IF DATABASE_PRINCIPAL_ID(N'" + role + "') IS NOT NULL DROP ROLE " + role);
         } finally {
             connection.close();
@@ -98,8 +117,12 @@ class SqlServerSchemaScriptTest {
      * SQL Server, where the test runs every batch.
      */
     private void runScript() throws IOException, SQLException {
+        runScript("dbo");
+    }
+
+    private void runScript(String schema) throws IOException, SQLException {
         boolean babelfish = Babelfish.isBabelfish(connection);
-        for (String batch : batches(Map.of("Schema", "dbo", "Queue", scripted, "AppRole", role))) {
+        for (String batch : batches(Map.of("Schema", schema, "Queue", scripted, "AppRole", role))) {
             if (babelfish && batch.contains("GRANT VIEW DEFINITION")) {
                 continue;
             }
@@ -109,8 +132,13 @@ class SqlServerSchemaScriptTest {
         }
     }
 
-    /** A table's columns, indexes, defaults and checks, without the names the table's name is part of. */
+    /** A table of dbo's columns, indexes, defaults and checks, without the names the table's name is part of. */
     private List<String> catalog(String table) throws SQLException {
+        return catalogOf("dbo." + table);
+    }
+
+    /** {@link #catalog} of a table in any schema: {@code schema.table}. */
+    private List<String> catalogOf(String table) throws SQLException {
         List<String> rows = new ArrayList<>();
         rows.addAll(rows("SELECT c.name, t.name, c.max_length, c.precision, c.scale, c.is_nullable, c.is_identity"
                 + " FROM sys.columns c JOIN sys.types t ON t.user_type_id = c.user_type_id"
@@ -131,7 +159,7 @@ class SqlServerSchemaScriptTest {
     private List<String> rows(String sql, String table) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, "dbo." + table);
+            ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 ResultSetMetaData md = rs.getMetaData();
                 while (rs.next()) {
@@ -162,6 +190,20 @@ class SqlServerSchemaScriptTest {
     }
 
     @Test
+    void theScriptMakesTheSubscriptionsTableTheAdapterMakes() throws Exception {
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE SCHEMA " + scriptedSchema);
+            s.execute("CREATE SCHEMA " + ownSchema);
+        }
+        runScript(scriptedSchema);
+        runScript(scriptedSchema);
+        new Topic(Dialect.of(connection), ownSchema + ".prices").createIfMissing(connection);
+        List<String> expected = catalogOf(ownSchema + "." + Topic.SUBSCRIPTIONS);
+        assertFalse(expected.isEmpty(), "the adapter's subscriptions table is in the catalog");
+        assertEquals(expected, catalogOf(scriptedSchema + "." + Topic.SUBSCRIPTIONS));
+    }
+
+    @Test
     void theAdapterWorksOnTheScriptsTablesAndAddsNothing() throws Exception {
         runScript();
         List<String> before = catalog(scripted);
@@ -179,8 +221,8 @@ class SqlServerSchemaScriptTest {
 
     /**
      * A login whose user is only a member of the script's role runs the adapter's statements on
-     * the three tables (start-up, send, lease and ack, claim, failure and dead letter, requeue,
-     * purge, journal) and cannot create a table. Babelfish enforces the grants; that the catalog
+     * the four tables (start-up, send, lease and ack, claim, failure and dead letter, requeue,
+     * purge, journal, subscribe and publish) and cannot create a table. Babelfish enforces the grants; that the catalog
      * checks see the tables through VIEW DEFINITION only a real SQL Server shows.
      */
     @Test
@@ -236,6 +278,15 @@ class SqlServerSchemaScriptTest {
                     "requeued: none left to purge");
             assertEquals(1, journal.deleteOlderThan(member, java.time.Duration.ofDays(1)));
             assertEquals(new QueueStats(0, 0, 0, 0, java.time.Duration.ZERO, 0), queue.stats(member));
+
+            // A topic whose subscription's queue is the script's: topic s, subscription <suffix>.
+            Topic topic = new Topic(Dialect.of(member), "s");
+            topic.createIfMissing(member); // finds the script's table
+            subscribed = true;
+            topic.subscribe(member, suffix, null);
+            assertEquals(List.of(queue.name()), topic.publish(member, OutgoingMessage.text("published").build()));
+            assertEquals(List.of("published"), queue.claim(member, 10).stream().map(QueueMessage::text).toList());
+            assertTrue(topic.unsubscribe(member, suffix));
         }
     }
 }

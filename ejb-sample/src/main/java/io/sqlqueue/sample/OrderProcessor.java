@@ -10,8 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -33,20 +31,15 @@ import javax.sql.DataSource;
 })
 public class OrderProcessor implements QueueListener {
 
-    private static final Pattern ORDER = Pattern.compile("\\{\"orderId\":(\\d+)}");
-
     @Resource(lookup = SampleDatabase.JNDI_NAME)
     private DataSource dataSource;
 
     @Override
     public void onMessage(QueueMessage message) {
-        Matcher m = ORDER.matcher(message.text());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("invalid order payload: '" + message.text() + "'");
-        }
+        long orderId = OrderPayload.orderId(message.text());
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO processed_orders (order_id, message_id, processed_at) VALUES (?, ?, ?)")) {
-            ps.setLong(1, Long.parseLong(m.group(1)));
+            ps.setLong(1, orderId);
             ps.setLong(2, message.id());
             ps.setTimestamp(3, Timestamp.from(Instant.now()));
             ps.executeUpdate();

@@ -17,10 +17,17 @@ import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
 
-/** Stores an order and queues it for processing, in one transaction. */
+/**
+ * Stores an order, queues it for processing and publishes its "order placed" event to the topic
+ * {@link SampleDatabase#EVENTS_TOPIC}, in one transaction. The event's ordering key is the
+ * customer: the ledger ({@link CustomerLedger}) takes each customer's orders in the order they were
+ * placed.
+ */
 @Stateless
 public class OrderService {
 
+    /** Orders of this amount and more are "large": {@link LargeOrderDesk} sees those. */
+    static final BigDecimal LARGE = BigDecimal.valueOf(90);
     private static final AtomicLong NEXT_ID = new AtomicLong(System.currentTimeMillis() * 1000);
 
     @Resource(lookup = SampleDatabase.JNDI_NAME)
@@ -40,7 +47,10 @@ public class OrderService {
         }
     }
 
-    /** Stores and queues {@code count} orders in one transaction; {@code invalid} of them have a broken payload. */
+    /**
+     * Stores, queues and publishes {@code count} orders in one transaction; {@code invalid} of
+     * them have a broken payload in the orders queue (their events are whole).
+     */
     public void placeOrders(int count, int invalid, String customer) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement insert = c.prepareStatement(
@@ -48,13 +58,19 @@ public class OrderService {
                 QueueConnection queue = queues.getConnection()) {
             for (int i = 0; i < count; i++) {
                 long id = NEXT_ID.incrementAndGet();
+                BigDecimal amount = BigDecimal.valueOf(10 + i % 90);
                 insert.setLong(1, id);
                 insert.setString(2, customer);
-                insert.setBigDecimal(3, BigDecimal.valueOf(10 + i % 90));
+                insert.setBigDecimal(3, amount);
                 insert.setTimestamp(4, Timestamp.from(Instant.now()));
                 insert.executeUpdate();
-                String payload = i < invalid ? "not an order" : "{\"orderId\":" + id + "}";
+                String payload = i < invalid ? "not an order" : OrderPayload.of(id);
                 queue.send(SampleDatabase.QUEUE, OutgoingMessage.text(payload).header("type", "order-placed").build());
+                queue.publish(SampleDatabase.EVENTS_TOPIC, OutgoingMessage.text(OrderPayload.of(id))
+                        .header("type", "order-placed")
+                        .header("size", amount.compareTo(LARGE) >= 0 ? "large" : "regular")
+                        .orderingKey(customer)
+                        .build());
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot store orders: " + e.getMessage(), e);

@@ -18,7 +18,8 @@ import javax.management.ObjectName;
 import javax.sql.DataSource;
 
 /**
- * Counts what the sample did, from the tables themselves, and what the adapter's management bean
+ * Counts what the sample did, from the tables themselves (orders, processed orders, the ledger of
+ * order events with its entries out of order, the large orders noted), and what the adapter's management bean
  * for the sample's consumer reports (the figures an operator sees in JConsole).
  */
 @Stateless
@@ -42,11 +43,22 @@ public class OrderStatus {
                 processed = rs.getLong(1);
                 distinct = rs.getLong(2);
             }
+            long ledger, outOfOrder, large;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*),"
+                    + " SUM(CASE WHEN previous_event_id > event_id THEN 1 ELSE 0 END),"
+                    + " (SELECT COUNT(*) FROM large_orders) FROM customer_ledger")) {
+                rs.next();
+                ledger = rs.getLong(1);
+                outOfOrder = rs.getLong(2); // SUM of no rows is NULL: 0
+                large = rs.getLong(3);
+            }
             QueueStats stats = QueueTable.open(c, SampleDatabase.QUEUE).stats(c);
             return "{\"sent\":" + sent + ",\"processed\":" + distinct + ",\"duplicates\":" + (processed - distinct)
                     + ",\"pending\":" + (stats.ready() + stats.delayed() + stats.leased())
                     + ",\"deadLettered\":" + stats.deadLettered()
-                    + ",\"oldestReadyMillis\":" + stats.oldestReadyAge().toMillis() + consumerFigures() + "}";
+                    + ",\"oldestReadyMillis\":" + stats.oldestReadyAge().toMillis()
+                    + ",\"ledger\":" + ledger + ",\"ledgerOutOfOrder\":" + outOfOrder + ",\"largeOrders\":" + large
+                    + consumerFigures() + "}";
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the sample's counts: " + e.getMessage(), e);
         }

@@ -1,6 +1,7 @@
 package io.sqlqueue.sample;
 
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.Topic;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
@@ -15,7 +16,7 @@ import javax.sql.DataSource;
 
 /**
  * The sample's resources and tables. One JDBC resource holds the orders, the processed-orders
- * record and the queue; the connection factory and the message-driven bean both go through it
+ * record, the queue, the order events' topic with its two subscriptions and what their beans record; the connection factory and the message-driven bean both go through it
  * ({@code dataSourceJndiName}), so storing an order and queueing it, and processing a message and
  * recording it, are each one local transaction on one connection: exactly once, without XA.
  *
@@ -34,6 +35,11 @@ public class SampleDatabase {
     /** The queue connection factory (NoTransaction pool; its connections join the JDBC resource's transaction). */
     public static final String QUEUE_FACTORY = "java:app/queue/sample";
     public static final String QUEUE = "orders_queue";
+    /** Where every order's "order placed" event is published; its subscribers are beans of the sample. */
+    public static final String EVENTS_TOPIC = "order_events";
+    public static final String LEDGER_SUBSCRIPTION = "ledger";
+    public static final String LARGE_ORDERS_SUBSCRIPTION = "large_orders";
+    public static final String LARGE_ORDERS_FILTER = "size = 'large'";
 
     @Resource(lookup = JNDI_NAME)
     private DataSource dataSource;
@@ -53,7 +59,24 @@ public class SampleDatabase {
                 execute(c, "CREATE TABLE processed_orders (order_id BIGINT NOT NULL, message_id BIGINT NOT NULL,"
                         + " processed_at " + timestamp + " NOT NULL)");
             }
+            if (!exists(c, "customer_ledger")) {
+                execute(c, "CREATE TABLE customer_ledger (customer VARCHAR(200) NOT NULL, order_id BIGINT NOT NULL,"
+                        + " event_id BIGINT NOT NULL, previous_event_id BIGINT)");
+                execute(c, "CREATE INDEX customer_ledger_last ON customer_ledger (customer, event_id)");
+            }
+            if (!exists(c, "large_orders")) {
+                execute(c, "CREATE TABLE large_orders (order_id BIGINT NOT NULL, event_id BIGINT NOT NULL)");
+            }
             QueueTable.open(c, QUEUE).createIfMissing(c);
+            // The subscriptions too (their beans' activations would make them a moment later), so
+            // that the events of the first orders already reach them.
+            Topic events = Topic.open(c, EVENTS_TOPIC);
+            events.createIfMissing(c);
+            for (String[] subscription : new String[][] {{LEDGER_SUBSCRIPTION, null},
+                    {LARGE_ORDERS_SUBSCRIPTION, LARGE_ORDERS_FILTER}}) {
+                QueueTable.open(c, events.queueOf(subscription[0]).toString()).createIfMissing(c);
+                events.subscribe(c, subscription[0], subscription[1]);
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the sample's tables: " + e.getMessage(), e);
         }

@@ -115,6 +115,33 @@ class SampleIT {
                 + " j WHERE j.message_id = p.message_id AND j.outcome = 'completed')"), "the same messages");
     }
 
+    /**
+     * Every order's event reaches both subscriptions of the topic: the ledger, in order per customer
+     * (ordered delivery, the customer as ordering key), and the large-orders desk, only the large
+     * ones (a filtered subscription). Counted in SQL.
+     */
+    @Test
+    void eachOrderEventReachesTheLedgerInCustomerOrderAndOnlyLargeOnesTheDesk() throws Exception {
+        String customers = "('events-a', 'events-b', 'events-c')";
+        for (int round = 0; round < 2; round++) {
+            for (String customer : new String[] {"events-a", "events-b", "events-c"}) {
+                orders.placeOrders(100, 0, customer); // 10 of each 100 are large (amounts 90 to 99)
+            }
+        }
+        await("600 ledger entries", () -> count("SELECT COUNT(*) FROM customer_ledger WHERE customer IN "
+                + customers) >= 600);
+        await("60 large orders noted", () -> count("SELECT COUNT(*) FROM large_orders l JOIN orders o"
+                + " ON o.id = l.order_id WHERE o.customer IN " + customers) >= 60);
+        assertEquals(600, count("SELECT COUNT(DISTINCT order_id) FROM customer_ledger WHERE customer IN " + customers));
+        assertEquals(600, count("SELECT COUNT(*) FROM customer_ledger WHERE customer IN " + customers), "each once");
+        assertEquals(0, count("SELECT COUNT(*) FROM customer_ledger WHERE customer IN " + customers
+                + " AND previous_event_id > event_id"), "each customer's events in the order they were published");
+        assertEquals(0, count("SELECT COUNT(*) FROM customer_ledger l JOIN orders o ON o.id = l.order_id"
+                + " WHERE l.customer <> o.customer"), "the ordering key is the order's customer");
+        assertEquals(60, count("SELECT COUNT(*) FROM large_orders l JOIN orders o ON o.id = l.order_id"
+                + " WHERE o.customer IN " + customers + " AND o.amount >= 90"), "only the large ones, each once");
+    }
+
     @Test
     void invalidPayloadsAreRetriedThenDeadLetteredWithTheirErrorWhileTheRestFlow() throws Exception {
         long deadBefore = deadLettered();
