@@ -20,10 +20,16 @@ final class Poller implements Work {
     private final QueueActivation activation;
     private Connection connection;
     private boolean outage;
-    private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS;
-    /** How often the expiry sweep runs at most; the first poll runs it. */
+    /**
+     * How long after the activation the housekeeping (journal trim, expiry sweep) first runs: not
+     * while the server is still deploying the application. Payara Server, deploying the sample's
+     * EAR, closed the pooled connection a poller had just peeked on, under its first journal trim.
+     */
+    private static final long HOUSEKEEPING_DELAY_NANOS = Duration.ofSeconds(5).toNanos();
+    private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS + HOUSEKEEPING_DELAY_NANOS;
+    /** How often the expiry sweep runs at most. */
     static final long SWEEP_EVERY_NANOS = Duration.ofSeconds(30).toNanos();
-    private long lastSweep = System.nanoTime() - SWEEP_EVERY_NANOS;
+    private long lastSweep = System.nanoTime() - SWEEP_EVERY_NANOS + HOUSEKEEPING_DELAY_NANOS;
 
     Poller(QueueActivation activation) {
         this.activation = activation;
@@ -125,6 +131,7 @@ final class Poller implements Work {
                         + (activation.spec.discardsExpired() ? "discarded" : "moved to the dead-letter table"));
             }
         } catch (SQLException e) {
+            closeConnection(); // the next peek connects anew
             QueueActivation.log(Level.WARNING, "cannot sweep the expired messages of " + activation.spec.getQueue()
                     + ": " + e.getMessage() + "; trying again later", null);
         }
@@ -143,6 +150,7 @@ final class Poller implements Work {
                 QueueActivation.LOG.fine(() -> "deleted " + deleted + " journal rows of " + activation.spec.getQueue());
             }
         } catch (SQLException e) {
+            closeConnection(); // the next peek connects anew
             QueueActivation.log(Level.WARNING, "cannot trim the completion journal of " + activation.spec.getQueue()
                     + ": " + e.getMessage() + "; trying again in a minute", null);
         }
