@@ -4,7 +4,7 @@
 # beans process them (the orders queue; the ledger, in order per customer, and the large-order desk,
 # both subscribed to the order events' topic), prints a summary line, then keeps serving until Ctrl-C.
 #
-#   ./run-sample.sh [COUNT]        COUNT orders (default 10000), 3 of them invalid
+#   ./run-sample.sh [COUNT]        COUNT orders (default 10000, placed 1000 per request), 3 of them invalid
 #
 # Environment: SAMPLE_PORT (8080), SAMPLE_INVALID (3), SAMPLE_EXIT=1 to stop after the summary;
 # SQLQUEUE_SAMPLE_URL / _USER / _PASSWORD / _DATASOURCE to use another database, e.g.
@@ -16,16 +16,21 @@ cd "$(dirname "$0")"
 count=${1:-10000}
 invalid=${SAMPLE_INVALID:-3}
 port=${SAMPLE_PORT:-8080}
+if ! [[ "$count" =~ ^[0-9]+$ && "$invalid" =~ ^[0-9]+$ ]] || (( count < 1 || count > 1000000 || invalid > count )); then
+  echo "usage: ./run-sample.sh [COUNT]: COUNT orders, 1 to 1000000 (default 10000); SAMPLE_INVALID (default 3)" \
+    "of them invalid, at most COUNT" >&2
+  exit 2
+fi
 micro_version=6.2025.10
 run=target/sample-run
 base="http://127.0.0.1:$port/sample/api/orders"
 
 echo "building the adapter and the sample ..."
-mvn -B -q -DskipTests install -pl adapter,ejb-sample -am
+mvn -B -q -Dstyle.color=never -DskipTests install -pl adapter,ejb-sample -am
 mkdir -p "$run"
 if [ ! -f "$run/payara-micro.jar" ]; then
   echo "fetching Payara Micro $micro_version ..."
-  mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+  mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
     -Dartifact=fish.payara.extras:payara-micro:$micro_version -DoutputDirectory="$run" -Dmdep.stripVersion=true
 fi
 libs=()
@@ -64,7 +69,19 @@ status | grep -q '"sent"' || { echo "the sample did not come up; see $run/micro.
 before=$(status)
 start=$(date +%s%N)
 echo "placing $count orders ($invalid invalid) ..."
-curl -s -m 600 -X POST "$base?count=$count&invalid=$invalid" > /dev/null
+placed=0
+bad_left=$invalid
+while (( placed < count )); do
+  n=$(( count - placed < 1000 ? count - placed : 1000 ))
+  bad=$(( bad_left < n ? bad_left : n ))
+  bad_left=$(( bad_left - bad ))
+  answer=$(curl -s -m 600 -w '\n%{http_code}' -X POST "$base?count=$n&invalid=$bad")
+  if [ "${answer##*$'\n'}" != 200 ]; then
+    echo "the sample refused the orders: ${answer%$'\n'*}"; exit 1
+  fi
+  placed=$(( placed + n ))
+  echo "  placed $placed of $count"
+done
 deadline=$(( $(date +%s) + 600 ))
 orders_done=
 while :; do
@@ -84,6 +101,8 @@ rate=$(awk -v n="$processed" -v ns="$(( ${orders_done:-$(date +%s%N)} - start ))
 echo "SAMPLE sent=$count processed=$processed duplicates=$(field duplicates "$s") dead_lettered=$dead rate=$rate/s" \
   "ledger=$ledger ledger_out_of_order=$(field ledgerOutOfOrder "$s") large_orders=$large"
 
+echo "next: GET $base/status for the counts, POST $base?count=N to place more;"
+echo "      the server's log is $run/micro.log; README.md explains the figures and the properties"
 if [ "${SAMPLE_EXIT:-0}" = 1 ]; then exit 0; fi
-echo "serving $base/status and POST $base?count=N; Ctrl-C to stop"
+echo "serving until Ctrl-C"
 wait $micro

@@ -6,6 +6,7 @@ import io.sqlqueue.engine.CompletionJournal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 
 /**
@@ -21,10 +22,18 @@ final class Poller implements Work {
     private Connection connection;
     private boolean outage;
     /**
-     * How long after the activation the housekeeping (journal trim, expiry sweep) first runs: not
-     * while the server is still deploying the application. Payara Server, deploying the sample's
-     * EAR, closed the pooled connection a poller had just peeked on, under its first journal trim.
+     * How long a poller on a server JDBC resource waits after the activation before its first
+     * statement, unless a send on this server wakes it sooner (the application is running then):
+     * not while the server is still deploying the application. Payara Server creates an
+     * application's own data source ({@code @DataSourceDefinition}, web.xml) when it is first
+     * looked up, and a lookup during the deployment created its pool anew, closing the connections
+     * in use under pollers (each then lost to the pool: RAR7115, RAR8066; 27 in ten redeployments
+     * of the sample's three beans, until its pool of 32 ran dry and every delivery and request
+     * waited), deadlocking with a poller's H2 session, or leaving the pool unbound for the
+     * application's own startup bean ("pool is not bound in JNDI": the deployment failed).
      */
+    private static final long SERVER_DEPLOYMENT_GRACE_NANOS = Duration.ofSeconds(5).toNanos();
+    /** How long after the activation the housekeeping (journal trim, expiry sweep) first runs. */
     private static final long HOUSEKEEPING_DELAY_NANOS = Duration.ofSeconds(5).toNanos();
     private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS + HOUSEKEEPING_DELAY_NANOS;
     /** How often the expiry sweep runs at most. */
@@ -37,6 +46,13 @@ final class Poller implements Work {
 
     @Override
     public void run() {
+        if (activation.connections.pooled()) {
+            long graceEnds = System.nanoTime() + SERVER_DEPLOYMENT_GRACE_NANOS;
+            while (!activation.stopping() && System.nanoTime() < graceEnds
+                    && !activation.pause(Math.max(1, TimeUnit.NANOSECONDS.toMillis(graceEnds - System.nanoTime())))) {
+                // waiting for the deployment to end, or for the application's first send
+            }
+        }
         long idle = activation.spec.getPollInterval();
         long retry = activation.spec.getPollInterval(); // after a failed poll: soon, then ever more rarely
         try {

@@ -195,8 +195,11 @@ final class QueueActivation {
         return Math.max(0, TimeUnit.NANOSECONDS.toMillis(backOffUntil - System.nanoTime()));
     }
 
-    /** Waits up to {@code millis} or until woken (a slot freed, an enqueue, a stop). Only the poller waits here. */
-    void pause(long millis) {
+    /**
+     * Waits up to {@code millis} or until woken (a slot freed, an enqueue, a stop). Only the poller
+     * waits here. Returns whether it was woken.
+     */
+    boolean pause(long millis) {
         synchronized (signal) {
             long deadline = System.currentTimeMillis() + millis;
             while (!woken && !stopping) {
@@ -211,7 +214,9 @@ final class QueueActivation {
                     stopping = true;
                 }
             }
+            boolean wasWoken = woken;
             woken = false;
+            return wasWoken;
         }
     }
 

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 /**
  * Fails the build when Payara Server logged a warning or an error of the adapter or of the
  * connector runtime while it deployed a test application. Run after the tests on the domain's
- * server.log ({@code payara-server} profile of src-it/pom.xml). Only deployments are checked: at
- * run time the tests provoke warnings on purpose (beans that fail, dead letters, wrong passwords).
+ * server.log and its rotated parts ({@code payara-server} profile of src-it/pom.xml). Only
+ * deployments are checked: at run time the tests provoke warnings on purpose (beans that fail,
+ * dead letters, wrong passwords).
  *
  * <p>A deployment is the span Payara reports itself: "{@code <app> was successfully deployed in N
  * milliseconds}" ends it, and it began N milliseconds before. A deployment that fails makes its
@@ -51,7 +52,10 @@ public final class PayaraDeploymentLog {
             System.out.println("No Payara Server log at " + log + " (tests not run): nothing to check");
             return;
         }
-        List<LogRecord> records = read(log);
+        List<LogRecord> records = new ArrayList<>();
+        for (Path part : parts(log)) {
+            records.addAll(read(part));
+        }
         List<Deployment> deployments = new ArrayList<>();
         for (LogRecord r : records) {
             Matcher m = DEPLOYED.matcher(r.text());
@@ -79,6 +83,20 @@ public final class PayaraDeploymentLog {
         }
         System.out.println("Payara Server deployed " + deployments.size() + " applications without a warning"
                 + " of the adapter or the connector runtime");
+    }
+
+    /**
+     * The log and what Payara rotated out of it ({@code server.log_<time>}, at 2 MB: twenty
+     * redeployments fill more), oldest first.
+     */
+    private static List<Path> parts(Path log) throws IOException {
+        List<Path> parts = new ArrayList<>();
+        try (var siblings = Files.list(log.getParent())) {
+            siblings.filter(p -> p.getFileName().toString().startsWith(log.getFileName() + "_")).sorted()
+                    .forEach(parts::add);
+        }
+        parts.add(log);
+        return parts;
     }
 
     private static List<LogRecord> read(Path log) throws IOException {
