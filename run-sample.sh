@@ -25,12 +25,16 @@ micro_version=6.2025.10
 run=target/sample-run
 base="http://127.0.0.1:$port/sample/api/orders"
 
-echo "building the adapter and the sample ..."
-mvn -B -q -Dstyle.color=never -DskipTests install -pl adapter,ejb-sample -am
 mkdir -p "$run"
+# Maven's output goes to a file: it writes colour codes even in batch mode
+maven() {
+  mvn -B -q "$@" > "$run/build.log" 2>&1 || { tail -30 "$run/build.log"; echo "failed: mvn $*; see $run/build.log"; exit 1; }
+}
+echo "building the adapter and the sample ..."
+maven -DskipTests install -pl adapter,ejb-sample -am
 if [ ! -f "$run/payara-micro.jar" ]; then
   echo "fetching Payara Micro $micro_version ..."
-  mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+  maven org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
     -Dartifact=fish.payara.extras:payara-micro:$micro_version -DoutputDirectory="$run" -Dmdep.stripVersion=true
 fi
 libs=()
