@@ -45,6 +45,16 @@ abstract class DeliveryConnections {
         return false;
     }
 
+    /**
+     * Whether this is a data source the application declares itself ({@code @DataSourceDefinition},
+     * a web.xml {@code <data-source>}): named in {@code java:global/}, {@code java:app/},
+     * {@code java:module/} or {@code java:comp/}, where Jakarta EE puts those. The server may
+     * create it only while it deploys the application (see Poller).
+     */
+    boolean declaredByApplication() {
+        return false;
+    }
+
     /** One delivery thread's link to the database. */
     abstract Channel channel() throws SQLException;
 
@@ -243,6 +253,12 @@ abstract class DeliveryConnections {
         @Override
         Connection plain() throws SQLException {
             return ds().getConnection();
+        }
+
+        @Override
+        boolean declaredByApplication() {
+            return name.startsWith("java:global/") || name.startsWith("java:app/") || name.startsWith("java:module/")
+                    || name.startsWith("java:comp/");
         }
 
         @Override

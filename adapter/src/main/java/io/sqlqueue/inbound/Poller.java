@@ -22,15 +22,17 @@ final class Poller implements Work {
     private Connection connection;
     private boolean outage;
     /**
-     * How long a poller on a server JDBC resource waits after the activation before its first
-     * statement, unless a send on this server wakes it sooner (the application is running then):
-     * not while the server is still deploying the application. Payara Server creates an
+     * How long a poller on a data source its application declares waits after the activation
+     * before its first statement, unless a send on this server wakes it sooner (the application is
+     * running then): not while the server is still deploying the application. Payara Server creates an
      * application's own data source ({@code @DataSourceDefinition}, web.xml) when it is first
      * looked up, and a lookup during the deployment created its pool anew, closing the connections
      * in use under pollers (each then lost to the pool: RAR7115, RAR8066; 27 in ten redeployments
      * of the sample's three beans, until its pool of 32 ran dry and every delivery and request
      * waited), deadlocking with a poller's H2 session, or leaving the pool unbound for the
-     * application's own startup bean ("pool is not bound in JNDI": the deployment failed).
+     * application's own startup bean ("pool is not bound in JNDI": the deployment failed). A
+     * server's own JDBC resource exists before the application: its pollers start at once, and
+     * create a missing queue table at activation as before.
      */
     private static final long SERVER_DEPLOYMENT_GRACE_NANOS = Duration.ofSeconds(5).toNanos();
     /** How long after the activation the housekeeping (journal trim, expiry sweep) first runs. */
@@ -46,7 +48,7 @@ final class Poller implements Work {
 
     @Override
     public void run() {
-        if (activation.connections.pooled()) {
+        if (activation.connections.declaredByApplication()) {
             long graceEnds = System.nanoTime() + SERVER_DEPLOYMENT_GRACE_NANOS;
             while (!activation.stopping() && System.nanoTime() < graceEnds
                     && !activation.pause(Math.max(1, TimeUnit.NANOSECONDS.toMillis(graceEnds - System.nanoTime())))) {

@@ -38,6 +38,23 @@ class QueueActivationSpecTest {
         assertFalse(s.discardsExpired(), "expired messages are dead-lettered by default");
     }
 
+    /** The names an application's own data sources take wait out the deployment (Poller); a server's do not. */
+    @Test
+    void onlyDataSourcesInTheApplicationNamespacesCountAsTheApplicationsOwn() throws Exception {
+        for (String own : new String[] {"java:global/jdbc/sample", "java:app/jdbc/x", "java:module/x", "java:comp/env/x"}) {
+            assertTrue(connections(own).declaredByApplication(), own);
+        }
+        for (String server : new String[] {"jdbc/orders", "java:/jdbc/orders", "java:jboss/datasources/orders"}) {
+            assertFalse(connections(server).declaredByApplication(), server);
+        }
+        assertFalse(DeliveryConnections.of(spec(x -> x.setJdbcUrl("jdbc:h2:mem:x")), new QueueResourceAdapter())
+                .declaredByApplication(), "the adapter's own connections");
+    }
+
+    private static DeliveryConnections connections(String jndiName) throws Exception {
+        return DeliveryConnections.of(spec(x -> x.setDataSourceJndiName(jndiName)), new QueueResourceAdapter());
+    }
+
     @Test
     void aTopicSubscriptionConsumesTheQueueNamedAfterTopicAndSubscription() throws Exception {
         QueueActivationSpec s = spec(x -> {
