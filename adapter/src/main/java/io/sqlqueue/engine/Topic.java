@@ -164,7 +164,7 @@ public final class Topic {
      * queue. The queue and the messages in it stay. Returns whether it existed.
      */
     public boolean unsubscribe(Connection c, String subscription) throws SQLException {
-        queueOf(subscription);
+        queueOf(subscription); // refuses a name no subscription can have
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(true);
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE topic = ? AND name = ?")) {

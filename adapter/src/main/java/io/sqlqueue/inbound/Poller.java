@@ -34,7 +34,7 @@ final class Poller implements Work {
      * server's own JDBC resource exists before the application: its pollers start at once, and
      * create a missing queue table at activation as before.
      */
-    private static final long SERVER_DEPLOYMENT_GRACE_NANOS = Duration.ofSeconds(5).toNanos();
+    private static final long DEPLOYMENT_GRACE_NANOS = Duration.ofSeconds(5).toNanos();
     /** How long after the activation the housekeeping (journal trim, expiry sweep) first runs. */
     private static final long HOUSEKEEPING_DELAY_NANOS = Duration.ofSeconds(5).toNanos();
     private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS + HOUSEKEEPING_DELAY_NANOS;
@@ -49,7 +49,7 @@ final class Poller implements Work {
     @Override
     public void run() {
         if (activation.connections.declaredByApplication()) {
-            long graceEnds = System.nanoTime() + SERVER_DEPLOYMENT_GRACE_NANOS;
+            long graceEnds = System.nanoTime() + DEPLOYMENT_GRACE_NANOS;
             while (!activation.stopping() && System.nanoTime() < graceEnds
                     && !activation.pause(Math.max(1, TimeUnit.NANOSECONDS.toMillis(graceEnds - System.nanoTime())))) {
                 // waiting for the deployment to end, or for the application's first send

@@ -57,8 +57,8 @@ public interface QueueMXBean {
     /**
      * When this queue is a topic subscription's (its consumers' activation names a {@code topic}
      * and {@code subscriptionName}), removes the subscription: messages published from now on no
-     * longer reach this queue; those in it stay until consumed. A consumer activated again makes
-     * it anew, so undeploy the subscribing bean first to end it for good.
+     * longer reach this queue; those in it stay until consumed. To end it for good, let the bean
+     * drain the queue, then undeploy it: a consumer activated again makes the subscription anew.
      *
      * @return whether a subscription was removed (false: this queue is none's, or it was removed already)
      */

@@ -19,8 +19,8 @@ import javax.sql.DataSource;
 
 /**
  * Counts what the sample did, from the tables themselves (orders, processed orders, the ledger of
- * order events with its entries out of order, the large orders noted), and what the adapter's management bean
- * for the sample's consumer reports (the figures an operator sees in JConsole).
+ * order events with its entries out of order, the large orders noted), and what the adapter's
+ * management bean for the sample's consumer reports (the figures an operator sees in JConsole).
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)

@@ -16,7 +16,8 @@ import javax.sql.DataSource;
 
 /**
  * The sample's resources and tables. One JDBC resource holds the orders, the processed-orders
- * record, the queue, the order events' topic with its two subscriptions and what their beans record; the connection factory and the message-driven bean both go through it
+ * record, the queue, the order events' topic with its two subscriptions and what their beans
+ * record; the connection factory and the message-driven beans all go through it
  * ({@code dataSourceJndiName}), so storing an order and queueing it, and processing a message and
  * recording it, are each one local transaction on one connection: exactly once, without XA.
  *

@@ -53,7 +53,7 @@ class TwoApplicationsTopicIT {
                 MicroProcess micro = MicroProcess.start(microJar, tmp, Map.of("SQLQUEUE_TOPIC_URL", url), List.of(),
                         BOOT_TIMEOUT)) {
             try (Statement s = db.createStatement()) {
-                s.execute("CREATE TABLE topic_deliveries (application VARCHAR(20), message_id BIGINT, body VARCHAR(40))");
+                s.execute(TopicDeliveries.CREATE_TABLE);
             }
             micro.deployAdapter(rar); // first: a WAR deployed before the adapter never activates its bean
             micro.deployWar("billing", billingWar);

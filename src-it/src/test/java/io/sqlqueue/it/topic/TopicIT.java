@@ -8,6 +8,11 @@ import io.sqlqueue.it.harness.Await;
 import io.sqlqueue.it.harness.TargetServer;
 import io.sqlqueue.it.harness.TestDatabase;
 import io.sqlqueue.it.harness.WebXml;
+import io.sqlqueue.it.lifecycle.topic.BillingApp;
+import io.sqlqueue.it.lifecycle.topic.BillingDatabase;
+import io.sqlqueue.it.lifecycle.topic.RefundsApp;
+import io.sqlqueue.it.lifecycle.topic.RefundsDatabase;
+import io.sqlqueue.it.lifecycle.topic.TopicDeliveries;
 import java.io.File;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -27,35 +32,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A topic in a server: two message-driven beans each subscribe to it by activation properties
- * (one with a filter); every published message reaches each subscription it matches exactly once,
- * and a publish that rolls back reaches none. Counted in SQL.
+ * A topic in a server, on the run's database (H2 or PostgreSQL): the two subscribing beans of
+ * {@code TwoApplicationsTopicIT}, here in one application, each subscribe by activation
+ * properties (one with a filter); every published message reaches each subscription it matches
+ * exactly once, and a publish that rolls back reaches none. Counted in SQL.
  */
 @ExtendWith(ArquillianExtension.class)
 class TopicIT {
 
-    static final String DS = "java:global/jdbc/topic";
-    static final String TOPIC = "it_prices";
     private static final Duration PATIENCE = Duration.ofMinutes(1);
 
     @Deployment
     static Archive<?> deployment() {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "topic-it.war")
-                .addClasses(TopicBeans.class, BillingSubscriber.class, RefundSubscriber.class, Await.class)
+                .addClasses(TopicDeliveries.class, BillingApp.class, RefundsApp.class, Await.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")), new File(System.getProperty("it.pg.jar")))
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
-        new WebXml(war.getName()).dataSource(DS, TestDatabase.forRun("topic"), 16).addTo(war);
+        // the beans' two data sources (their @DataSourceDefinition classes stay out), on one database
+        TestDatabase db = TestDatabase.forRun("topic");
+        new WebXml(war.getName()).dataSource(BillingDatabase.JNDI_NAME, db, 8)
+                .dataSource(RefundsDatabase.JNDI_NAME, db, 8).addTo(war);
         return TargetServer.current().deployable(TopicIT.class, war);
     }
 
     @Test
     void eachSubscriptionGetsEveryMessageItsFilterTakesOnceAndARolledBackPublishNone() throws Exception {
-        DataSource ds = InitialContext.doLookup(DS);
+        DataSource ds = InitialContext.doLookup(BillingDatabase.JNDI_NAME);
         Topic topic;
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS topic_deliveries (subscription VARCHAR(20), body VARCHAR(40))");
+            s.execute(TopicDeliveries.CREATE_TABLE);
             s.execute("DELETE FROM topic_deliveries"); // a database kept from an earlier run (PostgreSQL)
-            topic = Topic.open(c, TOPIC);
+            topic = Topic.open(c, TopicDeliveries.TOPIC);
         }
         Await.until("the beans' activations made both subscriptions", PATIENCE, () -> {
             try (Connection c = ds.getConnection()) {
@@ -81,11 +88,11 @@ class TopicIT {
         }
         Await.until("every copy delivered", PATIENCE,
                 () -> count(ds, "SELECT COUNT(*) FROM topic_deliveries") >= 30 + refunds.size());
-        assertEquals(30, count(ds, "SELECT COUNT(DISTINCT body) FROM topic_deliveries WHERE subscription = 'billing'"));
-        assertEquals(30, count(ds, "SELECT COUNT(*) FROM topic_deliveries WHERE subscription = 'billing'"), "each once");
-        assertEquals(refunds.size(), count(ds, "SELECT COUNT(*) FROM topic_deliveries WHERE subscription = 'refunds'"
+        assertEquals(30, count(ds, "SELECT COUNT(DISTINCT body) FROM topic_deliveries WHERE application = 'billing'"));
+        assertEquals(30, count(ds, "SELECT COUNT(*) FROM topic_deliveries WHERE application = 'billing'"), "each once");
+        assertEquals(refunds.size(), count(ds, "SELECT COUNT(*) FROM topic_deliveries WHERE application = 'refunds'"
                 + " AND body LIKE 'refund %'"));
-        assertEquals(refunds.size(), count(ds, "SELECT COUNT(*) FROM topic_deliveries WHERE subscription = 'refunds'"),
+        assertEquals(refunds.size(), count(ds, "SELECT COUNT(*) FROM topic_deliveries WHERE application = 'refunds'"),
                 "only its matches, each once");
         assertEquals(0, count(ds, "SELECT COUNT(*) FROM topic_deliveries WHERE body = 'rolled back'"));
     }
