@@ -24,6 +24,7 @@ import javax.transaction.xa.XAResource;
  * borrowed after {@code beforeDelivery} (so the server enlists it in the bean's transaction) and
  * returned before {@code afterDelivery}; the endpoint gets no XAResource of ours.
  * </ul>
+ * The first two keep their idle connections ({@link IdleConnections}) until {@link #close()}.
  */
 abstract class DeliveryConnections {
 
@@ -58,6 +59,10 @@ abstract class DeliveryConnections {
     /** One delivery thread's link to the database. */
     abstract Channel channel() throws SQLException;
 
+    /** Closes the idle connections kept for reuse (the activation has stopped). */
+    void close() {
+    }
+
     /** What the delivery thread holds between deliveries. */
     interface Channel extends AutoCloseable {
         /** For {@code createEndpoint}; null where the server enlists its own resource. */
@@ -87,8 +92,9 @@ abstract class DeliveryConnections {
         try {
             DataSource plain = DriverDataSources.plain(url, user, password);
             String database = DriverDataSources.withoutSecrets(url);
-            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(plain, database)
-                    : new Xa(DriverDataSources.xa(url, user, password), plain, database);
+            int deliveries = spec.getMaxConcurrency();
+            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(plain, database, deliveries)
+                    : new Xa(DriverDataSources.xa(url, user, password), plain, database, deliveries);
         } catch (IllegalArgumentException e) {
             throw new jakarta.resource.spi.InvalidPropertyException("activation property " + e.getMessage(), e);
         }
@@ -115,13 +121,31 @@ abstract class DeliveryConnections {
 
     /** Two-phase commit through the driver's XA data source. */
     private static final class Xa extends DeliveryConnections {
-        private final XADataSource xa;
-        private final DataSource plain;
+        /** An XA connection and the one handle the adapter uses on it. */
+        private record XaPair(XAConnection xa, Connection handle) implements AutoCloseable {
+            @Override
+            public void close() throws SQLException {
+                xa.close();
+            }
+        }
+
+        private final IdleConnections<XaPair> channels;
+        /** One per delivery (failure records, acknowledgements) and one for the poller. */
+        private final IdleConnections<Connection> plain;
         private final String database;
 
-        Xa(XADataSource xa, DataSource plain, String database) {
-            this.xa = xa;
-            this.plain = plain;
+        Xa(XADataSource xa, DataSource plain, String database, int deliveries) {
+            this.channels = new IdleConnections<>(deliveries, () -> {
+                XAConnection x = xa.getXAConnection();
+                try {
+                    return new XaPair(x, x.getConnection());
+                } catch (SQLException | RuntimeException e) {
+                    x.close();
+                    throw e;
+                }
+            }, IdleConnections.quietly("an XA connection"));
+            this.plain = new IdleConnections<>(deliveries + 1, plain::getConnection,
+                    IdleConnections.quietly("a connection"));
             this.database = database;
         }
 
@@ -132,22 +156,22 @@ abstract class DeliveryConnections {
 
         @Override
         Connection plain() throws SQLException {
-            return plain.getConnection();
+            return BorrowedConnection.lend(plain);
         }
 
         @Override
         Channel channel() throws SQLException {
-            XAConnection x = xa.getXAConnection();
-            Connection c = x.getConnection();
+            XaPair pair = channels.borrow();
+            BorrowedConnection claims = BorrowedConnection.watching(pair.handle());
             return new Channel() {
                 @Override
                 public XAResource xaResource() throws SQLException {
-                    return x.getXAResource();
+                    return pair.xa().getXAResource();
                 }
 
                 @Override
                 public Connection claimConnection() {
-                    return c;
+                    return claims.handle();
                 }
 
                 @Override
@@ -155,20 +179,28 @@ abstract class DeliveryConnections {
                 }
 
                 @Override
-                public void close() throws SQLException {
-                    x.close();
+                public void close() {
+                    channels.giveBack(pair, !claims.failed() && outsideTransaction(pair.handle()));
                 }
             };
+        }
+
+        @Override
+        void close() {
+            channels.close();
+            plain.close();
         }
     }
 
     /** One local transaction, committed by the transaction manager's one-phase commit. */
     private static final class OnePhase extends DeliveryConnections {
-        private final DataSource plain;
+        private final IdleConnections<Connection> connections;
         private final String database;
 
-        OnePhase(DataSource plain, String database) {
-            this.plain = plain;
+        OnePhase(DataSource plain, String database, int deliveries) {
+            // each delivery's channel, a connection per delivery for its outcome, the poller's
+            this.connections = new IdleConnections<>(2 * deliveries + 1, plain::getConnection,
+                    IdleConnections.quietly("a connection"));
             this.database = database;
         }
 
@@ -179,13 +211,14 @@ abstract class DeliveryConnections {
 
         @Override
         Connection plain() throws SQLException {
-            return plain.getConnection();
+            return BorrowedConnection.lend(connections);
         }
 
         @Override
         Channel channel() throws SQLException {
-            Connection c = plain.getConnection();
-            LocalXAResource resource = new LocalXAResource(c);
+            Connection c = connections.borrow();
+            BorrowedConnection claims = BorrowedConnection.watching(c);
+            LocalXAResource resource = new LocalXAResource(claims.handle()); // a failed commit is noted too
             return new Channel() {
                 @Override
                 public XAResource xaResource() {
@@ -194,7 +227,7 @@ abstract class DeliveryConnections {
 
                 @Override
                 public Connection claimConnection() {
-                    return c;
+                    return claims.handle();
                 }
 
                 @Override
@@ -202,10 +235,28 @@ abstract class DeliveryConnections {
                 }
 
                 @Override
-                public void close() throws SQLException {
-                    c.close();
+                public void close() {
+                    connections.giveBack(c, !claims.failed() && outsideTransaction(c));
                 }
             };
+        }
+
+        @Override
+        void close() {
+            connections.close();
+        }
+    }
+
+    /**
+     * Whether a delivery's connection is back in auto-commit, its transaction ended by the
+     * container: only then may another delivery use it. (One left in a transaction, a delivery
+     * cut short, is closed, which rolls it back.)
+     */
+    private static boolean outsideTransaction(Connection c) {
+        try {
+            return !c.isClosed() && c.getAutoCommit();
+        } catch (SQLException e) {
+            return false;
         }
     }
 

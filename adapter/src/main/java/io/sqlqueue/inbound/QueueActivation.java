@@ -142,6 +142,7 @@ final class QueueActivation {
                 }
             }
         }
+        connections.close(); // a delivery still running closes its connection when it ends
         if (running.get() > 0) {
             LOG.warning(() -> running.get() + " deliveries of " + spec.getQueue() + " were still running after "
                     + wait + " at deactivation");

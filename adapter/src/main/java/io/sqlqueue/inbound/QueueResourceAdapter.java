@@ -58,7 +58,8 @@ public class QueueResourceAdapter implements ResourceAdapter {
     /** Cached: the servers look it up in JNDI on every call, which showed in the delivery profile. */
     private volatile TransactionSynchronizationRegistry registry;
     private final Map<Key, QueueActivation> activations = new ConcurrentHashMap<>();
-    private final List<DeliveryConnections.Channel> recoveryChannels = new CopyOnWriteArrayList<>();
+    /** The XA connections lent to the server for recovery, each with its own idle connections; closed at stop. */
+    private final List<AutoCloseable> recoveryConnections = new CopyOnWriteArrayList<>();
 
     /** An activation's identity: the endpoint factory and the spec (which keeps identity equality). */
     private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
@@ -89,14 +90,14 @@ public class QueueResourceAdapter implements ResourceAdapter {
             a.stop(DEACTIVATION_WAIT);
         }
         activations.clear();
-        for (DeliveryConnections.Channel channel : recoveryChannels) {
+        for (AutoCloseable recovery : recoveryConnections) {
             try {
-                channel.close();
+                recovery.close();
             } catch (Exception e) {
                 LOG.log(Level.FINE, "closing a recovery connection failed", e);
             }
         }
-        recoveryChannels.clear(); // (the stopped activations took their enqueue listeners away)
+        recoveryConnections.clear(); // (the stopped activations took their enqueue listeners away)
         context = null;
         registry = null;
         DriverRegistrations.release();
@@ -148,8 +149,12 @@ public class QueueResourceAdapter implements ResourceAdapter {
             if (spec instanceof QueueActivationSpec q && q.getDataSourceJndiName().isEmpty()
                     && !Boolean.FALSE.equals(q.getUseXA())) {
                 try {
-                    DeliveryConnections.Channel channel = DeliveryConnections.of(q, this).channel();
-                    recoveryChannels.add(channel);
+                    DeliveryConnections connections = DeliveryConnections.of(q, this);
+                    DeliveryConnections.Channel channel = connections.channel();
+                    recoveryConnections.add(() -> {
+                        channel.close();
+                        connections.close();
+                    });
                     resources.add(channel.xaResource());
                 } catch (java.sql.SQLException e) {
                     throw new ResourceException("cannot open a recovery connection for queue " + q.getQueue() + ": "

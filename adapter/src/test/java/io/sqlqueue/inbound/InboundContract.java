@@ -60,6 +60,15 @@ abstract class InboundContract {
         return true;
     }
 
+    /**
+     * How many database sessions have been opened so far (a counter that only grows); skips the
+     * calling test where the subclass's database cannot tell.
+     */
+    protected long sessionsOpened() throws SQLException {
+        throw new TestAbortedException("counting the sessions opened needs H2's SESSION_ID(), which grows by one"
+                + " per session; PostgreSQL reports its session count with a delay");
+    }
+
     /** Skips a test that needs XA from the database where the subclass's database has none. */
     protected void assumeXA() throws SQLException {
     }
@@ -430,6 +439,44 @@ abstract class InboundContract {
             }
             record.onMessages(messages);
         }, false, false);
+        assertExactlyOnce(ids);
+    }
+
+    /**
+     * The adapter's own connections (jdbcUrl mode) are kept for the next delivery: twenty messages
+     * sent one at a time, each a delivery run of its own, open a handful of sessions, not one or
+     * two per message.
+     */
+    @Test
+    void theAdaptersOwnConnectionsServeDeliveryAfterDelivery() throws Exception {
+        assertSessionsReused(spec(), true);
+    }
+
+    /** The same for one-phase delivery and for a bean without a transaction (acknowledged on a second connection). */
+    @Test
+    void oneSessionServesOnePhaseDeliveriesAndAcknowledgementsToo() throws Exception {
+        QueueActivationSpec spec = spec();
+        spec.setUseXA(false);
+        assertSessionsReused(spec, false);
+    }
+
+    /**
+     * At most a connection per delivery thread, one per delivery for its outcome and the poller's
+     * (deliveries overlap: a new message's delivery may start while the last one looks for more).
+     */
+    private void assertSessionsReused(QueueActivationSpec spec, boolean transacted) throws Exception {
+        spec.setMaxConcurrency(2);
+        activate(spec, recording(), false, transacted);
+        List<Long> ids = new ArrayList<>();
+        long before = sessionsOpened();
+        for (int i = 0; i < 20; i++) {
+            long id = send(1).get(0);
+            ids.add(id);
+            await("message " + (i + 1) + " of 20 committed", () -> committed.containsKey(id));
+        }
+        long opened = sessionsOpened() - before - 1; // the count's own session
+        assertTrue(opened <= 5, opened + " sessions opened for 20 deliveries one after another (before the adapter"
+                + " kept its connections: about 100)");
         assertExactlyOnce(ids);
     }
 

@@ -35,6 +35,7 @@ final class BenchBeans {
 
     static final Tally PER_MESSAGE = new Tally();
     static final Tally PER_MESSAGE_AFTER_ROLLBACK = new Tally();
+    static final Tally PER_MESSAGE_OWN_CONNECTIONS = new Tally();
     static final Tally BATCHES = new Tally();
     static final Arrivals ARRIVALS = new Arrivals();
 
@@ -118,6 +119,19 @@ final class BenchBeans {
         }
     }
 
+    /**
+     * As {@link PerMessage}, but the adapter claims through its own connections (jdbcUrl, XA: the
+     * claim is a branch of the bean's transaction, two-phase with the bean's insert). Its
+     * activation config is in the benchmark's ejb-jar.xml, which carries the run's URL.
+     */
+    @MessageDriven
+    public static class PerMessageOwnConnections extends PerMessage implements QueueListener {
+        @Override
+        Tally tally() {
+            return PER_MESSAGE_OWN_CONNECTIONS;
+        }
+    }
+
     @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "queue", propertyValue = "bench_batch"),
         @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
@@ -154,6 +168,11 @@ final class BenchBeans {
             ARRIVALS.arrived(message.text());
             recordDone(ds, List.of(message));
         }
+    }
+
+    /** As {@link Latency}, through the adapter's own connections (config in the ejb-jar.xml). */
+    @MessageDriven
+    public static class LatencyOwnConnections extends Latency implements QueueListener {
     }
 
     /** Sends through the adapter's connection factory: its commit wakes the queue's pollers. */

@@ -1,6 +1,7 @@
 package io.sqlqueue.it.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.engine.QueueTable;
@@ -52,6 +53,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       send to the bean's {@code onMessage}, with the bean polling at most once a second (only the
  *       wake-up makes it quick) against a raw consumer polling every millisecond. The rates are
  *       sequential round trips per second.
+ *   <li>{@code per-message-own-connections} and {@code latency-own-connections} (PostgreSQL only):
+ *       the same with the adapter claiming through its own connections ({@code jdbcUrl}, XA), not
+ *       the server's JDBC resource; the claim then commits in two phases with the bean's insert.
  * </ul>
  * Each figure is the median of the rounds, after a warm-up of both sides. The database is H2 unless
  * {@code bench.db=postgresql} (the default when SQLQUEUE_PG_URL is set).
@@ -79,7 +83,7 @@ class EndToEndBenchmark {
         String settings = "db=" + db + "\nmessages=" + System.getProperty("bench.messages", "10000")
                 + "\nrounds=" + System.getProperty("bench.rounds", "5")
                 + "\nlatencySamples=" + System.getProperty("bench.latency.samples", "500") + "\n";
-        return ShrinkWrap.create(WebArchive.class, "bench.war")
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "bench.war")
                 .addClasses(BenchBeans.class, BenchBeans.PerMessage.class, BenchBeans.PerMessageAfterRollback.class,
                         BenchBeans.Batch.class,
                         BenchBeans.Latency.class, BenchBeans.Sender.class, Tally.class, Samples.class,
@@ -89,6 +93,37 @@ class EndToEndBenchmark {
                         + " version=\"6.0\">" + dataSource + "</web-app>"), "web.xml")
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")), new File(System.getProperty("it.pg.jar")))
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
+        if (db.equals("postgresql")) {
+            // (On H2 the adapter's own driver would open another in-memory database than the WAR's.)
+            war.addClasses(BenchBeans.PerMessageOwnConnections.class, BenchBeans.LatencyOwnConnections.class)
+                    .addAsWebInfResource(new StringAsset(ownConnectionBeans(System.getenv("SQLQUEUE_PG_URL"),
+                            System.getenv("SQLQUEUE_PG_USER"), System.getenv("SQLQUEUE_PG_PASSWORD"))), "ejb-jar.xml");
+        }
+        return war;
+    }
+
+    /** The activation config of the beans that claim through the adapter's own connections. */
+    private static String ownConnectionBeans(String url, String user, String password) {
+        String own = property("jdbcUrl", url) + property("user", user) + property("password", password);
+        return "<ejb-jar xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\"><enterprise-beans>"
+                + messageDriven(BenchBeans.PerMessageOwnConnections.class, own + property("queue", "bench_own")
+                        + property("maxConcurrency", "" + BenchBeans.CONCURRENCY) + property("pollInterval", "20")
+                        + property("maxPollInterval", "20"))
+                + messageDriven(BenchBeans.LatencyOwnConnections.class, own + property("queue", "bench_latency_own")
+                        + property("pollInterval", "1000") + property("maxPollInterval", "10000"))
+                + "</enterprise-beans></ejb-jar>";
+    }
+
+    private static String messageDriven(Class<?> bean, String activationConfig) {
+        return "<message-driven><ejb-name>" + bean.getSimpleName() + "</ejb-name><ejb-class>" + bean.getName()
+                + "</ejb-class><messaging-type>io.sqlqueue.api.QueueListener</messaging-type><activation-config>"
+                + activationConfig + "</activation-config></message-driven>";
+    }
+
+    private static String property(String name, String value) {
+        return "<activation-config-property><activation-config-property-name>" + name
+                + "</activation-config-property-name><activation-config-property-value>" + xml(value)
+                + "</activation-config-property-value></activation-config-property>";
     }
 
     private static String dataSource(String className, String url, String user, String password) {
@@ -124,7 +159,8 @@ class EndToEndBenchmark {
         ds = InitialContext.doLookup(BenchBeans.DS);
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS bench_done (message_id BIGINT NOT NULL)");
-            for (String q : new String[] {"bench_single", "bench_single_ar", "bench_batch", "bench_latency", "bench_raw", "bench_raw_latency"}) {
+            for (String q : new String[] {"bench_single", "bench_single_ar", "bench_batch", "bench_latency", "bench_raw",
+                    "bench_raw_latency", "bench_own", "bench_latency_own"}) {
                 QueueTable.open(c, q).createIfMissing(c);
                 s.execute("DELETE FROM \"" + q + "\"");
             }
@@ -174,6 +210,24 @@ class EndToEndBenchmark {
     @Test
     @Order(4)
     void latency() throws Exception {
+        latency("latency", "bench_latency");
+    }
+
+    @Test
+    @Order(5)
+    void perMessageThroughOwnConnections() throws Exception {
+        assumeTrue(db.equals("postgresql"), "the own-connection cases run on PostgreSQL only");
+        compare("per-message-own-connections", "bench_own", BenchBeans.PER_MESSAGE_OWN_CONNECTIONS, messages);
+    }
+
+    @Test
+    @Order(6)
+    void latencyThroughOwnConnections() throws Exception {
+        assumeTrue(db.equals("postgresql"), "the own-connection cases run on PostgreSQL only");
+        latency("latency-own-connections", "bench_latency_own");
+    }
+
+    private void latency(String name, String queue) throws Exception {
         Samples adapter = new Samples();
         Samples baseline = new Samples();
         AtomicBoolean stop = new AtomicBoolean();
@@ -181,10 +235,10 @@ class EndToEndBenchmark {
         rawConsumer.start();
         try {
             roundTrips("bench_raw_latency", latencySamples / 5, new Samples()); // warm-up
-            roundTrips("bench_latency", latencySamples / 5, new Samples());
+            roundTrips(queue, latencySamples / 5, new Samples());
             Run raw = roundTrips("bench_raw_latency", latencySamples, baseline);
-            Run beans = roundTrips("bench_latency", latencySamples, adapter);
-            print("latency", 1, latencySamples, 1, raw, baseline, beans, adapter);
+            Run beans = roundTrips(queue, latencySamples, adapter);
+            print(name, 1, latencySamples, 1, raw, baseline, beans, adapter);
         } finally {
             stop.set(true);
             rawConsumer.join();

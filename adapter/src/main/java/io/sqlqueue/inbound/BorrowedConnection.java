@@ -1,0 +1,102 @@
+package io.sqlqueue.inbound;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * A handle on a physical connection of {@link IdleConnections} that notes whether any call on it
+ * threw an {@link SQLException}: such a connection may be broken, and is closed rather than
+ * lent again. A handle made by {@link #lend} gives the connection back when it is closed (rolled
+ * back, in auto-commit, as it was lent); one made by {@link #watching} leaves that to its owner.
+ * One thread uses a handle at a time.
+ */
+final class BorrowedConnection implements InvocationHandler {
+
+    private final Connection physical;
+    private final IdleConnections<Connection> pool;
+    private final Connection handle;
+    private volatile boolean failed;
+    private boolean returned;
+
+    private BorrowedConnection(Connection physical, IdleConnections<Connection> pool) {
+        this.physical = physical;
+        this.pool = pool;
+        this.handle = (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, this);
+    }
+
+    /** A connection of {@code pool}; closing it gives it back. */
+    static Connection lend(IdleConnections<Connection> pool) throws SQLException {
+        return new BorrowedConnection(pool.borrow(), pool).handle;
+    }
+
+    /** A handle on {@code physical} that only notes failures; closing it does nothing. */
+    static BorrowedConnection watching(Connection physical) {
+        return new BorrowedConnection(physical, null);
+    }
+
+    Connection handle() {
+        return handle;
+    }
+
+    /** Whether a call threw an SQLException: the connection may be broken. */
+    boolean failed() {
+        return failed;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        switch (method.getName()) {
+            case "close" -> {
+                if (pool != null && !returned) {
+                    returned = true;
+                    pool.giveBack(physical, !failed && resetForNextBorrower());
+                }
+                return null;
+            }
+            case "isClosed" -> {
+                return returned || physical.isClosed();
+            }
+            case "equals" -> {
+                return proxy == args[0];
+            }
+            case "hashCode" -> {
+                return System.identityHashCode(proxy);
+            }
+            case "toString" -> {
+                return "borrowed " + physical;
+            }
+            default -> {
+                if (returned) {
+                    throw new SQLException("this connection was closed (given back to the adapter's idle connections)",
+                            "08003");
+                }
+                try {
+                    return method.invoke(physical, args);
+                } catch (InvocationTargetException e) {
+                    if (e.getCause() instanceof SQLException) {
+                        failed = true;
+                    }
+                    throw e.getCause();
+                }
+            }
+        }
+    }
+
+    /** Ends what the borrower left open; false when that fails (the connection is closed then). */
+    private boolean resetForNextBorrower() {
+        try {
+            if (!physical.getAutoCommit()) {
+                physical.rollback();
+                physical.setAutoCommit(true);
+            }
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+}
