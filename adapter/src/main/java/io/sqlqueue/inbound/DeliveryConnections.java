@@ -59,6 +59,10 @@ abstract class DeliveryConnections {
     /** One delivery thread's link to the database. */
     abstract Channel channel() throws SQLException;
 
+    /** Closes the connections kept for reuse that have been idle too long. */
+    void closeExpired() {
+    }
+
     /** Closes the idle connections kept for reuse (the activation has stopped). */
     void close() {
     }
@@ -186,6 +190,12 @@ abstract class DeliveryConnections {
         }
 
         @Override
+        void closeExpired() {
+            channels.closeExpired();
+            plain.closeExpired();
+        }
+
+        @Override
         void close() {
             channels.close();
             plain.close();
@@ -239,6 +249,11 @@ abstract class DeliveryConnections {
                     connections.giveBack(c, !claims.failed() && outsideTransaction(c));
                 }
             };
+        }
+
+        @Override
+        void closeExpired() {
+            connections.closeExpired();
         }
 
         @Override

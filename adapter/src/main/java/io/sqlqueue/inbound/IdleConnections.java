@@ -16,7 +16,8 @@ import java.util.logging.Level;
  * is pooled by the server instead.
  *
  * <p>Borrowed last-returned first, so a quiet activation keeps using one connection and the rest
- * age out: a connection idle for {@link #IDLE_TIMEOUT} is closed. Connections are not validated
+ * age out: a connection idle for {@link #IDLE_TIMEOUT} is closed at the next borrow or return, or
+ * by {@link #closeExpired()}. Connections are not validated
  * when borrowed (that would double an idle poller's statements); instead one that failed is closed
  * when it comes back, and every idle one with it, since they were most likely idle through the same
  * outage. Thread-safe.
@@ -92,6 +93,15 @@ final class IdleConnections<C> {
         }
         if (connection != null) {
             closer.accept(connection);
+        }
+        toClose.forEach(i -> closer.accept(i.connection()));
+    }
+
+    /** Closes the connections idle longer than the timeout (an idle activation's poller calls it). */
+    void closeExpired() {
+        Deque<Idle<C>> toClose = new ArrayDeque<>();
+        synchronized (this) {
+            takeExpired(toClose);
         }
         toClose.forEach(i -> closer.accept(i.connection()));
     }

@@ -90,6 +90,7 @@ final class Poller implements Work {
                     activation.deliveryFinishedWithoutStarting();
                     trimJournal();
                     returnPooledConnection();
+                    activation.connections.closeExpired(); // those of the last busy spell
                     activation.pause(idle);
                     idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
                     continue;

@@ -75,6 +75,10 @@ class IdleConnectionsTest {
         assertSame(b, shortLived.borrow(), "b is fresh");
         assertEquals(List.of(a), closed);
         assertEquals(0, shortLived.idleCount());
+        shortLived.giveBack(b, true);
+        Thread.sleep(100);
+        shortLived.closeExpired(); // as an idle poller does
+        assertEquals(List.of(a, b), closed);
     }
 
     @Test
