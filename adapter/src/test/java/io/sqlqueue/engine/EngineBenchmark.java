@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.LongAdder;
  * from a queue whose messages carry that many ordering keys, sent round-robin, against unordered
  * claims of the same queue (raw column); {@code fan-out-1}, {@code -4} and {@code -16}: publishing to a
  * topic with that many subscriptions, one message per transaction, against sending the message to
- * each of the subscriptions' queues in one transaction (messages written per second on both sides).
+ * each of the subscriptions' queues in one transaction (messages written per second on both sides);
+ * {@code not-ready-ahead}: the claim rate from 1,000 ready rows behind 100,000 delayed and 100,000
+ * leased rows of a higher priority (engine column) against the rate from the 1,000 alone (raw column).
  */
 public final class EngineBenchmark {
 
@@ -121,6 +123,9 @@ public final class EngineBenchmark {
             if (selected("deep-queue-1M-vs-1k")) {
                 deepQueue(c);
             }
+            if (selected("not-ready-ahead")) {
+                notReadyAhead(c);
+            }
         } finally {
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE " + table);
@@ -181,7 +186,7 @@ public final class EngineBenchmark {
      * dequeue (SQL Server's CTE with ROWLOCK, READPAST, UPDLOCK and DELETE … OUTPUT; PostgreSQL's
      * FOR UPDATE SKIP LOCKED with RETURNING; H2's OLD TABLE form), one message per transaction.
      */
-    private record RawLoop(String insertSql, String dequeueSql, String fillSql) {
+    private record RawLoop(String insertSql, String dequeueSql, String fillSql, String fillAheadSql) {
 
         /**
          * On Babelfish, which refuses DML through a CTE (its README's table), the raw dequeue is
@@ -199,19 +204,27 @@ public final class EngineBenchmark {
                                         + " WHERE visible_at <= SYSUTCDATETIME() ORDER BY priority DESC, id) DELETE FROM cte"
                                         + " OUTPUT deleted.id, deleted.body",
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT TOP (?) 0, SYSUTCDATETIME(),"
-                                + " SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)) FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c");
+                                + " SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)) FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c",
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body, attempts, lease_token) SELECT TOP (?) 9,"
+                                + " DATEADD(day, 1, SYSUTCDATETIME()), SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)), ?, ?"
+                                + " FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c");
                 case "postgresql" -> new RawLoop(
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, statement_timestamp(), statement_timestamp(), ?)",
                         "DELETE FROM " + q + " WHERE id = (SELECT id FROM " + q + " WHERE visible_at <= statement_timestamp()"
                                 + " ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, body",
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT 0, statement_timestamp(),"
-                                + " statement_timestamp(), '\\x78'::bytea FROM generate_series(1, ?)");
+                                + " statement_timestamp(), '\\x78'::bytea FROM generate_series(1, ?)",
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body, attempts, lease_token) SELECT 9,"
+                                + " statement_timestamp() + INTERVAL '1 day', statement_timestamp(), '\\x78'::bytea, ?, ?"
+                                + " FROM generate_series(1, ?)");
                 default -> new RawLoop(
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, ?)",
                         "SELECT id, body FROM OLD TABLE (DELETE FROM " + q + " WHERE id IN (SELECT id FROM " + q
                                 + " WHERE visible_at <= CURRENT_TIMESTAMP ORDER BY priority DESC, id FETCH FIRST 1 ROW ONLY FOR UPDATE SKIP LOCKED))",
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT 0, CURRENT_TIMESTAMP,"
-                                + " CURRENT_TIMESTAMP, X'78' FROM SYSTEM_RANGE(1, ?)");
+                                + " CURRENT_TIMESTAMP, X'78' FROM SYSTEM_RANGE(1, ?)",
+                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body, attempts, lease_token) SELECT 9,"
+                                + " DATEADD('DAY', 1, CURRENT_TIMESTAMP), CURRENT_TIMESTAMP, X'78', ?, ? FROM SYSTEM_RANGE(1, ?)");
             };
         }
 
@@ -350,6 +363,12 @@ public final class EngineBenchmark {
         try (Statement s = c.createStatement()) {
             s.execute("DELETE FROM " + table);
         }
+        refillKeeping(c, rows);
+    }
+
+    /** Adds {@code rows} ready rows to what the queue holds. */
+    private void refillKeeping(Connection c, int rows) throws SQLException {
+        c.setAutoCommit(true);
         try (PreparedStatement ps = c.prepareStatement(raw.fillSql())) {
             ps.setInt(1, rows);
             ps.executeUpdate();
@@ -391,8 +410,52 @@ public final class EngineBenchmark {
         print("deep-queue-1M-vs-1k", 1, deep, shallow);
     }
 
+    /**
+     * Claim cost with rows ahead that are not ready: 100,000 delayed and 100,000 leased rows of a
+     * higher priority and lower ids than the 1,000 ready ones, against the same claims from a
+     * queue of only the ready rows.
+     */
+    private void notReadyAhead(Connection c) throws Exception {
+        double clean = claimRateAtDepth(c, 1_000);
+        double behind = claimRateAtDepth(c, 1_000, () -> {
+            fillAhead(c, 100_000, false);
+            fillAhead(c, 100_000, true);
+        });
+        print("not-ready-ahead", 1, behind, clean);
+    }
+
+    /** Rows that are not ready: delayed by a day, or leased for a day (an attempt counted, a token). */
+    private void fillAhead(Connection c, int rows, boolean leased) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(raw.fillAheadSql())) {
+            boolean sqlServer = queue.dialect().name().equals("sqlserver"); // TOP (?) comes first there
+            ps.setInt(sqlServer ? 1 : 3, rows);
+            ps.setInt(sqlServer ? 2 : 1, leased ? 1 : 0);
+            if (leased) {
+                ps.setLong(sqlServer ? 3 : 2, 42L);
+            } else {
+                ps.setNull(sqlServer ? 3 : 2, java.sql.Types.BIGINT);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Setup {
+        void run() throws SQLException;
+    }
+
     private double claimRateAtDepth(Connection c, int depth) throws Exception {
-        refill(c, depth);
+        return claimRateAtDepth(c, depth, () -> { });
+    }
+
+    /** Empties the queue, runs {@code ahead} (rows that sort before the ready ones), then fills {@code depth} ready rows. */
+    private double claimRateAtDepth(Connection c, int depth, Setup ahead) throws Exception {
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement()) {
+            s.execute("DELETE FROM " + table);
+        }
+        ahead.run();
+        refillKeeping(c, depth);
         claimTimed(c, 500); // warm-up
         long nanos = 0;
         int claims = 0;
