@@ -27,7 +27,7 @@ final class ClaimedTake implements Take {
 
     @Override
     public List<QueueMessage> take(Connection c) throws SQLException {
-        claimed = activation.table(c).claim(c, activation.claimSize, deadLettered::add);
+        claimed = activation.openTable(c).claim(c, activation.claimSize, deadLettered::add);
         for (UndeliverableMessage m : deadLettered) {
             activation.outcomes.journalDeadLettered(c, m); // in the transaction, as the move is
         }

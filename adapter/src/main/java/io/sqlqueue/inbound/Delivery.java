@@ -75,7 +75,7 @@ final class Delivery implements Work {
     private List<LeasedMessage> lease(DeliveryConnections.Channel channel) throws SQLException {
         Connection c = channel.claimConnection(); // no transaction is open yet: the lease commits at once
         try {
-            QueueTable table = activation.table(c);
+            QueueTable table = activation.openTable(c);
             List<UndeliverableMessage> deadLettered = new ArrayList<>();
             List<LeasedMessage> leased = table.lease(c, activation.claimSize,
                     Duration.ofMillis(activation.spec.getLeaseTime()), deadLettered::add);

@@ -165,7 +165,7 @@ final class DeliveryOutcomes {
      */
     private void inOwnTransaction(String what, Work work) {
         try (Connection c = activation.connections.plain()) {
-            work.run(c, activation.table(c));
+            work.run(c, activation.openTable(c));
         } catch (SQLException | RuntimeException e) {
             activation.monitor.failed(Delivery.describe(e));
             if (leftovers.size() >= MAX_LEFTOVERS) {
@@ -187,7 +187,7 @@ final class DeliveryOutcomes {
             return;
         }
         try (Connection c = activation.connections.plain()) {
-            QueueTable table = activation.table(c);
+            QueueTable table = activation.openTable(c);
             for (Work w; (w = leftovers.peek()) != null; leftovers.poll()) {
                 w.run(c, table);
             }

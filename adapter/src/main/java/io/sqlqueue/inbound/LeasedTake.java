@@ -27,7 +27,7 @@ final class LeasedTake implements Take {
 
     @Override
     public List<QueueMessage> take(Connection c) throws SQLException {
-        taken.addAll(activation.table(c).ackAll(c, leased)); // a lease another consumer took over is theirs
+        taken.addAll(activation.openTable(c).ackAll(c, leased)); // a lease another consumer took over is theirs
         return taken.stream().map(LeasedMessage::message).toList();
     }
 

@@ -117,7 +117,7 @@ final class Poller implements Work {
             connection = activation.connections.plain();
         }
         try {
-            boolean ready = activation.table(connection).peek(connection);
+            boolean ready = activation.openTable(connection).peek(connection);
             activation.monitor.polled(ready);
             activation.outcomes.settleLeftovers();
             if (outage) {
@@ -143,7 +143,7 @@ final class Poller implements Work {
         }
         lastSweep = System.nanoTime();
         try {
-            int swept = activation.table(connection).sweepExpired(connection);
+            int swept = activation.openTable(connection).sweepExpired(connection);
             if (swept > 0) {
                 activation.monitor.swept(swept, activation.spec.discardsExpired());
                 QueueActivation.LOG.info(() -> swept + " expired messages of " + activation.spec.getQueue() + " were "

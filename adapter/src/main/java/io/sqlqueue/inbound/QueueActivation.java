@@ -221,8 +221,12 @@ final class QueueActivation {
         }
     }
 
-    /** The engine's queue, made once the database has been reached (it needs the dialect). */
-    QueueTable table(Connection c) throws SQLException {
+    /**
+     * The engine's queue. The first call, once the database has been reached (the engine needs its
+     * dialect), also creates the tables when {@code createQueue} says so, and subscribes to the
+     * topic; later calls return the same queue and touch nothing.
+     */
+    QueueTable openTable(Connection c) throws SQLException {
         QueueTable t = table;
         if (t == null) {
             t = new QueueTable(Dialect.of(c), spec.getQueue(),

@@ -78,7 +78,7 @@ final class QueueMonitor implements QueueMXBean {
         SQLException failure = null;
         for (QueueActivation a : consumers) {
             try (Connection c = a.connections.plain()) {
-                return operation.run(c, a.table(c));
+                return operation.run(c, a.openTable(c));
             } catch (SQLException e) {
                 failure = e;
             }
@@ -98,7 +98,7 @@ final class QueueMonitor implements QueueMXBean {
             stats = UNKNOWN; // unreadable: the consumers' lastError and the log say why
             for (QueueActivation a : consumers) {
                 try (Connection c = a.connections.plain()) {
-                    stats = a.table(c).stats(c);
+                    stats = a.openTable(c).stats(c);
                     break;
                 } catch (SQLException | RuntimeException e) {
                     // try the next consumer's connections
