@@ -55,7 +55,8 @@ final class SqlServerDialect extends Dialect {
 
     @Override
     Instant readInstant(ResultSet rs, int column) throws SQLException {
-        return rs.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+        LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+        return t == null ? null : t.toInstant(ZoneOffset.UTC);
     }
 
     @Override
