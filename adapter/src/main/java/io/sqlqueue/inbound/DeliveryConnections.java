@@ -6,11 +6,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
-import javax.sql.XAConnection;
-import javax.sql.XADataSource;
 import javax.transaction.xa.XAResource;
 
 /**
@@ -24,7 +23,8 @@ import javax.transaction.xa.XAResource;
  * borrowed after {@code beforeDelivery} (so the server enlists it in the bean's transaction) and
  * returned before {@code afterDelivery}; the endpoint gets no XAResource of ours.
  * </ul>
- * The first two keep their idle connections ({@link IdleConnections}) until {@link #close()}.
+ * The first two share the adapter's idle connections to the same database and login
+ * ({@link OwnConnections}) until {@link #close()}.
  */
 abstract class DeliveryConnections {
 
@@ -37,14 +37,6 @@ abstract class DeliveryConnections {
 
     /** A connection for peeking and failure records, outside any transaction (auto-commit). */
     abstract Connection plain() throws SQLException;
-
-    /**
-     * Whether {@link #plain()} borrows from the server's pool: the poller then gives its
-     * connection back after each poll rather than keeping it for the activation's life.
-     */
-    boolean pooled() {
-        return false;
-    }
 
     /**
      * Whether this is a data source the application declares itself ({@code @DataSourceDefinition},
@@ -94,11 +86,11 @@ abstract class DeliveryConnections {
                     + " the resource adapter's: set one of them, or dataSourceJndiName");
         }
         try {
-            DataSource plain = DriverDataSources.plain(url, user, password);
             String database = DriverDataSources.withoutSecrets(url);
             int deliveries = spec.getMaxConcurrency();
-            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(plain, database, deliveries)
-                    : new Xa(DriverDataSources.xa(url, user, password), plain, database, deliveries);
+            OwnConnections own = ra.ownConnections(url, user, password, deliveries);
+            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(ra, own, database, deliveries)
+                    : new Xa(ra, own, database, deliveries);
         } catch (IllegalArgumentException e) {
             throw new jakarta.resource.spi.InvalidPropertyException("activation property " + e.getMessage(), e);
         }
@@ -123,49 +115,16 @@ abstract class DeliveryConnections {
                 + ", not a javax.sql.DataSource");
     }
 
-    /** Two-phase commit through the driver's XA data source. */
-    private static final class Xa extends DeliveryConnections {
-        /** An XA connection and the one handle the adapter uses on it. */
-        private record XaPair(XAConnection xa, Connection handle) implements AutoCloseable {
-            @Override
-            public void close() throws SQLException {
-                xa.close();
-            }
-        }
+    /** Two-phase commit through the driver's XA connections, kept with the adapter's others. */
+    private static final class Xa extends OwnDatabase {
 
-        private final IdleConnections<XaPair> channels;
-        /** One per delivery (failure records, acknowledgements) and one for the poller. */
-        private final IdleConnections<Connection> plain;
-        private final String database;
-
-        Xa(XADataSource xa, DataSource plain, String database, int deliveries) {
-            this.channels = new IdleConnections<>(deliveries, () -> {
-                XAConnection x = xa.getXAConnection();
-                try {
-                    return new XaPair(x, x.getConnection());
-                } catch (SQLException | RuntimeException e) {
-                    x.close();
-                    throw e;
-                }
-            }, IdleConnections.quietly("an XA connection"));
-            this.plain = new IdleConnections<>(deliveries + 1, plain::getConnection,
-                    IdleConnections.quietly("a connection"));
-            this.database = database;
-        }
-
-        @Override
-        String database() {
-            return database;
-        }
-
-        @Override
-        Connection plain() throws SQLException {
-            return BorrowedConnection.lend(plain);
+        Xa(QueueResourceAdapter adapter, OwnConnections own, String database, int deliveries) {
+            super(adapter, own, database, deliveries);
         }
 
         @Override
         Channel channel() throws SQLException {
-            XaPair pair = channels.borrow();
+            OwnConnections.XaPair pair = own.xa.borrow();
             BorrowedConnection claims = BorrowedConnection.watching(pair.handle());
             return new Channel() {
                 @Override
@@ -184,49 +143,22 @@ abstract class DeliveryConnections {
 
                 @Override
                 public void close() {
-                    channels.giveBack(pair, !claims.failed() && outsideTransaction(pair.handle()));
+                    own.xa.giveBack(pair, !claims.failed() && outsideTransaction(pair.handle()));
                 }
             };
-        }
-
-        @Override
-        void closeExpired() {
-            channels.closeExpired();
-            plain.closeExpired();
-        }
-
-        @Override
-        void close() {
-            channels.close();
-            plain.close();
         }
     }
 
     /** One local transaction, committed by the transaction manager's one-phase commit. */
-    private static final class OnePhase extends DeliveryConnections {
-        private final IdleConnections<Connection> connections;
-        private final String database;
+    private static final class OnePhase extends OwnDatabase {
 
-        OnePhase(DataSource plain, String database, int deliveries) {
-            // each delivery's channel, a connection per delivery for its outcome, the poller's
-            this.connections = new IdleConnections<>(2 * deliveries + 1, plain::getConnection,
-                    IdleConnections.quietly("a connection"));
-            this.database = database;
-        }
-
-        @Override
-        String database() {
-            return database;
-        }
-
-        @Override
-        Connection plain() throws SQLException {
-            return BorrowedConnection.lend(connections);
+        OnePhase(QueueResourceAdapter adapter, OwnConnections own, String database, int deliveries) {
+            super(adapter, own, database, deliveries);
         }
 
         @Override
         Channel channel() throws SQLException {
-            Connection c = connections.borrow();
+            Connection c = own.plain.borrow();
             BorrowedConnection claims = BorrowedConnection.watching(c);
             LocalXAResource resource = new LocalXAResource(claims.handle()); // a failed commit is noted too
             return new Channel() {
@@ -246,19 +178,47 @@ abstract class DeliveryConnections {
 
                 @Override
                 public void close() {
-                    connections.giveBack(c, !claims.failed() && outsideTransaction(c));
+                    own.plain.giveBack(c, !claims.failed() && outsideTransaction(c));
                 }
             };
+        }
+    }
+
+    /** The adapter's own connections ({@code jdbcUrl}), shared with the activations of the same database and login. */
+    private abstract static class OwnDatabase extends DeliveryConnections {
+        private final QueueResourceAdapter adapter;
+        final OwnConnections own;
+        private final String database;
+        private final int deliveries;
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        OwnDatabase(QueueResourceAdapter adapter, OwnConnections own, String database, int deliveries) {
+            this.adapter = adapter;
+            this.own = own;
+            this.database = database;
+            this.deliveries = deliveries;
+        }
+
+        @Override
+        String database() {
+            return database;
+        }
+
+        @Override
+        Connection plain() throws SQLException {
+            return BorrowedConnection.lend(own.plain);
         }
 
         @Override
         void closeExpired() {
-            connections.closeExpired();
+            own.closeExpired();
         }
 
         @Override
         void close() {
-            connections.close();
+            if (closed.compareAndSet(false, true)) {
+                adapter.releaseOwnConnections(own, deliveries);
+            }
         }
     }
 
@@ -325,11 +285,6 @@ abstract class DeliveryConnections {
         boolean declaredByApplication() {
             return name.startsWith("java:global/") || name.startsWith("java:app/") || name.startsWith("java:module/")
                     || name.startsWith("java:comp/");
-        }
-
-        @Override
-        boolean pooled() {
-            return true;
         }
 
         @Override

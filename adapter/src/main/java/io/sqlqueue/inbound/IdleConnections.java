@@ -9,18 +9,17 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 
 /**
- * The idle physical connections of an activation's own data source ({@code jdbcUrl} mode), so
- * that a delivery run, an acknowledgement, a failure record or a management read takes one that is
- * open already rather than opening a database session each time (on PostgreSQL a session is a
- * server process, forked and authenticated). A server's JDBC resource ({@code dataSourceJndiName})
- * is pooled by the server instead.
+ * Idle physical connections of the adapter's own data source ({@code jdbcUrl} mode; see
+ * {@link OwnConnections}), so that a poll, a delivery run, an acknowledgement, a failure record or
+ * a management read takes one that is open already rather than opening a database session each
+ * time (on PostgreSQL a session is a server process, forked and authenticated). A server's JDBC
+ * resource ({@code dataSourceJndiName}) is pooled by the server instead.
  *
- * <p>Borrowed last-returned first, so a quiet activation keeps using one connection and the rest
+ * <p>Borrowed last-returned first, so quiet activations keep using a few connections and the rest
  * age out: a connection idle for {@link #IDLE_TIMEOUT} is closed at the next borrow or return, or
- * by {@link #closeExpired()}. Connections are not validated
- * when borrowed (that would double an idle poller's statements); instead one that failed is closed
- * when it comes back, and every idle one with it, since they were most likely idle through the same
- * outage. Thread-safe.
+ * by {@link #closeExpired()}. Connections are not validated when borrowed (that would double an
+ * idle poller's statements); instead one that failed is closed when it comes back, and every idle
+ * one with it, since they were most likely idle through the same outage. Thread-safe.
  *
  * @param <C> the pooled thing: a {@link java.sql.Connection}, or an XA connection with its handle
  */
@@ -39,7 +38,7 @@ final class IdleConnections<C> {
 
     private final Opener<C> opener;
     private final Consumer<C> closer;
-    private final int capacity;
+    private int capacity;
     private final long idleTimeoutNanos;
     /** Most recently returned first. */
     private final Deque<Idle<C>> idle = new ArrayDeque<>();
@@ -113,6 +112,18 @@ final class IdleConnections<C> {
             closed = true;
             toClose = new ArrayDeque<>(idle);
             idle.clear();
+        }
+        toClose.forEach(i -> closer.accept(i.connection()));
+    }
+
+    /** Keeps {@code delta} more idle connections at most (fewer when negative); closes what no longer fits. */
+    void resize(int delta) {
+        Deque<Idle<C>> toClose = new ArrayDeque<>();
+        synchronized (this) {
+            capacity = Math.max(0, capacity + delta);
+            while (idle.size() > capacity) {
+                toClose.add(idle.pollLast());
+            }
         }
         toClose.forEach(i -> closer.accept(i.connection()));
     }

@@ -89,14 +89,14 @@ final class Poller implements Work {
                 if (!ready) {
                     activation.deliveryFinishedWithoutStarting();
                     trimJournal();
-                    returnPooledConnection();
+                    giveConnectionBack();
                     activation.connections.closeExpired(); // those of the last busy spell
                     activation.pause(idle);
                     idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
                     continue;
                 }
                 idle = activation.spec.getPollInterval();
-                returnPooledConnection();
+                giveConnectionBack();
                 try {
                     activation.startDelivery();
                 } catch (WorkException e) {
@@ -186,13 +186,13 @@ final class Poller implements Work {
     }
 
     /**
-     * A server pool's connection goes back after each poll: held for the activation's life, it was
-     * closed under the poller by the server after redeployments (Payara Micro, LifecycleIT).
+     * The connection goes back after each poll. A server pool's, held for the activation's life,
+     * was closed under the poller by the server after redeployments (Payara Micro, LifecycleIT);
+     * the adapter's own are shared by the activations of one database, so that many idle queues
+     * take a few connections, not one each.
      */
-    private void returnPooledConnection() {
-        if (activation.connections.pooled()) {
-            closeConnection();
-        }
+    private void giveConnectionBack() {
+        closeConnection();
     }
 
     private void closeConnection() {

@@ -14,6 +14,7 @@ import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,6 +62,17 @@ public class QueueResourceAdapter implements ResourceAdapter {
     /** The XA connections lent to the server for recovery, each with its own idle connections; closed at stop. */
     private final List<AutoCloseable> recoveryConnections = new CopyOnWriteArrayList<>();
 
+    /** The adapter's own connections, per database and login, while an activation uses them. */
+    private final Map<Login, OwnConnections> ownConnections = new HashMap<>();
+
+    /** A database and login; never logged (it holds the password). */
+    private record Login(String url, String user, String password) {
+        @Override
+        public String toString() {
+            return DriverDataSources.withoutSecrets(url) + " as " + user;
+        }
+    }
+
     /** An activation's identity: the endpoint factory and the spec (which keeps identity equality). */
     private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
     }
@@ -98,6 +110,10 @@ public class QueueResourceAdapter implements ResourceAdapter {
             }
         }
         recoveryConnections.clear(); // (the stopped activations took their enqueue listeners away)
+        synchronized (ownConnections) { // none left unless an activation failed to give them back
+            ownConnections.values().forEach(OwnConnections::close);
+            ownConnections.clear();
+        }
         context = null;
         registry = null;
         DriverRegistrations.release();
@@ -118,13 +134,20 @@ public class QueueResourceAdapter implements ResourceAdapter {
             throw new IllegalStateException("the resource adapter is not started");
         }
         queueSpec.validate();
-        QueueActivation activation = new QueueActivation(this, c.getWorkManager(), factory, queueSpec,
-                DeliveryConnections.of(queueSpec, this));
+        DeliveryConnections connections = DeliveryConnections.of(queueSpec, this);
+        QueueActivation activation;
+        try {
+            activation = new QueueActivation(this, c.getWorkManager(), factory, queueSpec, connections);
+        } catch (ResourceException | RuntimeException e) {
+            connections.close(); // its share of the adapter's connections
+            throw e;
+        }
         activations.put(new Key(factory, queueSpec), activation);
         try {
             activation.start();
         } catch (ResourceException e) {
             activations.remove(new Key(factory, queueSpec));
+            connections.close();
             throw e;
         }
     }
@@ -174,6 +197,34 @@ public class QueueResourceAdapter implements ResourceAdapter {
             registry = found;
         }
         return found;
+    }
+
+    /**
+     * The own connections to this database and login, shared with the other activations that use
+     * them, with room for an activation of {@code maxConcurrency} deliveries; give them back with
+     * {@link #releaseOwnConnections}.
+     *
+     * @throws IllegalArgumentException when the URL names no supported database
+     */
+    OwnConnections ownConnections(String url, String user, String password, int maxConcurrency) {
+        synchronized (ownConnections) {
+            OwnConnections own = ownConnections.computeIfAbsent(new Login(url, user, password),
+                    login -> new OwnConnections(url, user, password));
+            own.users++;
+            own.resize(maxConcurrency, +1);
+            return own;
+        }
+    }
+
+    /** An activation of {@code maxConcurrency} deliveries stopped using {@code own}; the last one closes them. */
+    void releaseOwnConnections(OwnConnections own, int maxConcurrency) {
+        synchronized (ownConnections) {
+            own.resize(maxConcurrency, -1);
+            if (--own.users == 0) {
+                ownConnections.values().remove(own);
+                own.close();
+            }
+        }
     }
 
     /** Registers a listener for committed enqueues (the pollers of a queue). */
