@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 
 /**
@@ -39,7 +40,8 @@ final class IdleConnections<C> {
     private final Opener<C> opener;
     private final Consumer<C> closer;
     private int capacity;
-    private final long idleTimeoutNanos;
+    /** System.nanoTime, or a test's clock. */
+    private final LongSupplier nanoClock;
     /** Most recently returned first. */
     private final Deque<Idle<C>> idle = new ArrayDeque<>();
     private boolean closed;
@@ -49,12 +51,12 @@ final class IdleConnections<C> {
      * @param closer closes a physical connection, never throwing
      */
     IdleConnections(int capacity, Opener<C> opener, Consumer<C> closer) {
-        this(capacity, IDLE_TIMEOUT, opener, closer);
+        this(capacity, System::nanoTime, opener, closer);
     }
 
-    IdleConnections(int capacity, Duration idleTimeout, Opener<C> opener, Consumer<C> closer) {
+    IdleConnections(int capacity, LongSupplier nanoClock, Opener<C> opener, Consumer<C> closer) {
         this.capacity = capacity;
-        this.idleTimeoutNanos = idleTimeout.toNanos();
+        this.nanoClock = nanoClock;
         this.opener = opener;
         this.closer = closer;
     }
@@ -82,7 +84,7 @@ final class IdleConnections<C> {
         Deque<Idle<C>> toClose = new ArrayDeque<>();
         synchronized (this) {
             if (healthy && !closed && idle.size() < capacity) {
-                idle.addFirst(new Idle<>(connection, System.nanoTime()));
+                idle.addFirst(new Idle<>(connection, nanoClock.getAsLong()));
                 connection = null;
             } else if (!healthy) {
                 toClose.addAll(idle);
@@ -135,10 +137,10 @@ final class IdleConnections<C> {
 
     /** Moves those idle too long into {@code toClose}, to be closed outside the lock. */
     private void takeExpired(Deque<Idle<C>> toClose) {
-        long now = System.nanoTime();
+        long now = nanoClock.getAsLong();
         for (Iterator<Idle<C>> oldestFirst = idle.descendingIterator(); oldestFirst.hasNext(); ) {
             Idle<C> i = oldestFirst.next();
-            if (now - i.since() < idleTimeoutNanos) {
+            if (now - i.since() < IDLE_TIMEOUT.toNanos()) {
                 break;
             }
             oldestFirst.remove();

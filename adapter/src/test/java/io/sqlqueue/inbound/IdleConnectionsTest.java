@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The keeping of idle connections, with numbered stand-ins for physical connections. */
@@ -65,19 +66,20 @@ class IdleConnectionsTest {
 
     @Test
     void aConnectionIdleLongerThanTheTimeoutIsClosedAtTheNextBorrow() throws Exception {
-        IdleConnections<Integer> shortLived = new IdleConnections<>(2, java.time.Duration.ofMillis(50),
-                opened::incrementAndGet, closed::add);
-        Integer a = shortLived.borrow();
-        Integer b = shortLived.borrow();
-        shortLived.giveBack(a, true);
-        Thread.sleep(100); // a's idle time passes the timeout
-        shortLived.giveBack(b, true);
-        assertSame(b, shortLived.borrow(), "b is fresh");
+        AtomicLong clock = new AtomicLong();
+        IdleConnections<Integer> timed = new IdleConnections<>(2, clock::get, opened::incrementAndGet, closed::add);
+        long pastTheTimeout = IdleConnections.IDLE_TIMEOUT.toNanos() + 1;
+        Integer a = timed.borrow();
+        Integer b = timed.borrow();
+        timed.giveBack(a, true);
+        clock.addAndGet(pastTheTimeout); // a's idle time passes the timeout
+        timed.giveBack(b, true);
+        assertSame(b, timed.borrow(), "b is fresh");
         assertEquals(List.of(a), closed);
-        assertEquals(0, shortLived.idleCount());
-        shortLived.giveBack(b, true);
-        Thread.sleep(100);
-        shortLived.closeExpired(); // as an idle poller does
+        assertEquals(0, timed.idleCount());
+        timed.giveBack(b, true);
+        clock.addAndGet(pastTheTimeout);
+        timed.closeExpired(); // as an idle poller does
         assertEquals(List.of(a, b), closed);
     }
 
