@@ -151,25 +151,31 @@ class WildFlyAdminPathIT {
         }
     }
 
-    /** Every command line of admin/wildfly.cli is in the README as it is, so the README can be copied. */
+    /**
+     * Every command line of admin/wildfly.cli is in docs/wildfly-cli.md, the walk through it, as it
+     * is, and the application's descriptors are in the README as they are, so both can be copied.
+     */
     @Test
-    void theReadmeShowsTheScriptAndTheDescriptorsVerbatim() throws IOException {
+    void theDocsShowTheScriptAndTheReadmeTheDescriptorsVerbatim() throws IOException {
         Path readme = Path.of(System.getProperty("it.readme", "../README.md")).toAbsolutePath().normalize();
+        Path walkThrough = readme.resolveSibling("docs/wildfly-cli.md");
         Set<String> readmeLines = Set.copyOf(Files.readAllLines(readme, StandardCharsets.UTF_8));
+        Set<String> walkThroughLines = Set.copyOf(Files.readAllLines(walkThrough, StandardCharsets.UTF_8));
         List<String> missing = new ArrayList<>();
         for (String line : Files.readAllLines(adminScript(), StandardCharsets.UTF_8)) {
-            if (!line.isBlank() && !line.startsWith("#") && !readmeLines.contains(line)) {
-                missing.add(line);
+            if (!line.isBlank() && !line.startsWith("#") && !walkThroughLines.contains(line)) {
+                missing.add(walkThrough.getFileName() + ": " + line);
             }
         }
         for (String descriptor : List.of("jboss-deployment-structure.xml", "jboss-ejb3.xml")) {
             try (var in = getClass().getResourceAsStream("/wildfly-admin/" + descriptor)) {
                 new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                        .filter(l -> !l.isBlank() && !readmeLines.contains(l)).forEach(missing::add);
+                        .filter(l -> !l.isBlank() && !readmeLines.contains(l)).map(l -> "README.md: " + l)
+                        .forEach(missing::add);
             }
         }
-        assertEquals(List.of(), missing, "lines of admin/wildfly.cli or the application's descriptors missing from "
-                + readme);
+        assertTrue(readmeLines.stream().anyMatch(l -> l.contains("](admin/wildfly.cli)")), "README.md links admin/wildfly.cli");
+        assertEquals(List.of(), missing, "lines of admin/wildfly.cli or the application's descriptors missing");
     }
 
     private static Path adminScript() {
