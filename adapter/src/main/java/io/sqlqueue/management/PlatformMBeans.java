@@ -9,8 +9,9 @@ import javax.management.ObjectName;
 
 /**
  * Registers the adapter's beans on the platform MBean server, which Payara's and WildFly's
- * consoles, JConsole and VisualVM show. A bean that cannot be registered is logged and skipped:
- * monitoring must never stop delivery.
+ * consoles, JConsole and VisualVM show, and their figures with Payara's MicroProfile Metrics
+ * ({@link PayaraMetrics}). A bean that cannot be registered is logged and skipped: monitoring must
+ * never stop delivery.
  */
 public final class PlatformMBeans {
 
@@ -37,7 +38,9 @@ public final class PlatformMBeans {
             for (int instance = 1; instance < 100; instance++) {
                 ObjectName candidate = new ObjectName(instance == 1 ? name.toString() : name + ",instance=" + instance);
                 if (!server.isRegistered(candidate)) {
-                    return server.registerMBean(bean, candidate).getObjectName();
+                    ObjectName registered = server.registerMBean(bean, candidate).getObjectName();
+                    PayaraMetrics.add(registered, bean);
+                    return registered;
                 }
             }
         } catch (JMException | RuntimeException e) {
@@ -51,6 +54,7 @@ public final class PlatformMBeans {
         if (name == null) {
             return;
         }
+        PayaraMetrics.remove(name);
         try {
             ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
         } catch (JMException | RuntimeException e) {
