@@ -3,6 +3,7 @@
 # embedded H2 database, places a demo load of orders, shows progress while the message-driven
 # beans process them (the orders queue; the ledger, in order per customer, and the large-order desk,
 # both subscribed to the order events' topic), prints a summary line, then keeps serving until Ctrl-C.
+# The live page it names (/sample/live.html) charts the queue's figures every second meanwhile.
 #
 #   ./run-sample.sh [COUNT]        COUNT orders (default 10000, placed 1000 per request), 3 of them invalid
 #
@@ -24,6 +25,7 @@ fi
 micro_version=6.2025.10
 run=target/sample-run
 base="http://127.0.0.1:$port/sample/api/orders"
+live="http://127.0.0.1:$port/sample/live.html"
 
 mkdir -p "$run"
 # Maven's output goes to a file: it writes colour codes even in batch mode
@@ -69,6 +71,7 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 status | grep -q '"sent"' || { echo "the sample did not come up; see $run/micro.log"; exit 1; }
+echo "live page: $live (open it now to watch the orders go through)"
 
 before=$(status)
 start=$(date +%s%N)
@@ -105,7 +108,7 @@ rate=$(awk -v n="$processed" -v ns="$(( ${orders_done:-$(date +%s%N)} - start ))
 echo "SAMPLE sent=$count processed=$processed duplicates=$(field duplicates "$s") dead_lettered=$dead rate=$rate/s" \
   "ledger=$ledger ledger_out_of_order=$(field ledgerOutOfOrder "$s") large_orders=$large"
 
-echo "next: GET $base/status for the counts, POST $base?count=N to place more;"
+echo "next: $live charts the figures; GET $base/status for the counts, POST $base?count=N to place more;"
 echo "      the server's log is $run/micro.log; README.md explains the figures and the properties"
 if [ "${SAMPLE_EXIT:-0}" = 1 ]; then exit 0; fi
 echo "serving until Ctrl-C"
