@@ -16,14 +16,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -83,23 +80,15 @@ class PayaraAdminPathIT {
     void adminScriptOnFreshDomain() throws Exception {
         String home = System.getProperty("it.admin.payara.home");
         assumeTrue(home != null && !home.isEmpty(), "no Payara Server (it.admin.payara.home): payara-server profile only");
-        Path payara = Path.of(home);
         Path rar = Path.of(System.getProperty("it.rar")).toAbsolutePath();
         Path work = Path.of(System.getProperty("it.admin.work.dir", "target/payara-admin-path")).toAbsolutePath();
-        Files.createDirectories(work);
-        Path domainDir = payara.resolve("glassfish/domains").resolve(DOMAIN);
-        Path serverLog = domainDir.resolve("logs/server.log");
-        Asadmin asadmin = new Asadmin(payara.resolve("bin/asadmin"), work);
+        PayaraDomain domain = new PayaraDomain(Path.of(home), DOMAIN, PORT_BASE, work);
+        Path serverLog = domain.serverLog();
 
-        long t0 = System.nanoTime();
-        removeDomain(asadmin, domainDir);
-        asadmin.run("--interactive=false", "create-domain", "--nopassword=true", "--portbase", String.valueOf(PORT_BASE), DOMAIN);
-        bindToLoopback(domainDir.resolve("config/domain.xml"));
-        lap("create-domain", t0);
         try {
-            long t1 = System.nanoTime();
-            asadmin.run("start-domain", DOMAIN);
-            lap("start-domain", t1);
+            long t0 = System.nanoTime();
+            domain.createAndStart();
+            lap("create-domain + start-domain", t0);
 
             Path war = work.resolve("orders.war");
             ShrinkWrap.create(WebArchive.class, "orders.war")
@@ -108,10 +97,7 @@ class PayaraAdminPathIT {
                     .as(ZipExporter.class).exportTo(war.toFile(), true);
 
             long t2 = System.nanoTime();
-            Map<String, String> env = new HashMap<>();
-            env.put("ASADMIN", payara.resolve("bin/asadmin").toString());
-            env.put("AS_ADMIN_PORT", String.valueOf(ADMIN_PORT));
-            int exit = asadmin.exec(env, "sh", SCRIPT.toString(), rar.toString(), war.toString());
+            int exit = domain.runScript(SCRIPT, rar.toString(), war.toString());
             assertEquals(0, exit, "admin/payara-server.sh failed: see " + work.resolve("asadmin.log"));
             lap("admin/payara-server.sh", t2);
 
@@ -143,14 +129,14 @@ class PayaraAdminPathIT {
             // caches MicroProfile Config values, 60 s by default: a disable + enable right after the change
             // still activated the bean with the old value)
             long t5 = System.nanoTime();
-            asadmin.run("--port", String.valueOf(ADMIN_PORT), "create-system-properties", "sqlqueue.orders.maxConcurrency=2");
+            domain.run("--port", String.valueOf(ADMIN_PORT), "create-system-properties", "sqlqueue.orders.maxConcurrency=2");
             // Payara 6.2025.10 sometimes comes back from restart-domain without the application: its
             // security service did not find its own JACC provider class ("PolicyProviderImpl not found
             // by ...ejb-container", an OSGi start-up race, seen once in CI) and the deployment failed.
             // That is the server's failure, not the adapter's: one more restart, at most.
             for (int restart = 1; ; restart++) {
                 int logBefore = Files.exists(serverLog) ? Files.readString(serverLog).length() : 0;
-                asadmin.run("restart-domain", DOMAIN);
+                domain.run("restart-domain", DOMAIN);
                 lap("new value + restart-domain", t5);
                 String[] outcome = {null};
                 Await.until("the bean is activated again with maxConcurrency=2, or the deployment failed",
@@ -188,7 +174,7 @@ class PayaraAdminPathIT {
                     Files.copy(serverLog, work.resolve("server.log"), StandardCopyOption.REPLACE_EXISTING);
                 }
             } finally {
-                removeDomain(asadmin, domainDir);
+                domain.remove();
                 lap("stop-domain + delete-domain", t4);
             }
         }
@@ -232,33 +218,6 @@ class PayaraAdminPathIT {
             i += line.length() + 1;
         }
         return markdown.length();
-    }
-
-    /** Everything listens on 127.0.0.1 only, set before the first start (as the payara-server profile does). */
-    static void bindToLoopback(Path domainXml) throws IOException {
-        String xml = Files.readString(domainXml);
-        xml = xml.replaceAll("<network-listener (?![^>]*address=)", "<network-listener address=\"127.0.0.1\" ")
-                .replace("address=\"0.0.0.0\"", "address=\"127.0.0.1\"")
-                .replaceFirst("<hazelcast-runtime-configuration ",
-                        "<hazelcast-runtime-configuration das-bind-address=\"127.0.0.1\" interface=\"127.0.0.1\" ")
-                .replaceFirst("<jvm-options>", "<jvm-options>-Dhazelcast.socket.bind.any=false</jvm-options><jvm-options>")
-                .replaceFirst("</config>",
-                        "<jms-service type=\"DISABLED\" default-jms-host=\"default_JMS_host\"></jms-service></config>");
-        Files.writeString(domainXml, xml);
-    }
-
-    private static void removeDomain(Asadmin asadmin, Path domainDir) throws Exception {
-        if (Files.exists(domainDir.resolve("config/pid"))) {
-            asadmin.run("stop-domain", DOMAIN);
-        }
-        if (Files.exists(domainDir)) {
-            asadmin.run("delete-domain", DOMAIN);
-        }
-        if (Files.exists(domainDir)) { // a half-created domain
-            try (Stream<Path> files = Files.walk(domainDir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
     }
 
     private void post(String factory, String prefix, int count) throws Exception {
@@ -308,31 +267,5 @@ class PayaraAdminPathIT {
 
     private static void lap(String what, long since) {
         System.out.printf("PayaraAdminPathIT: %s took %.1f s%n", what, (System.nanoTime() - since) / 1e9);
-    }
-
-    /** asadmin and the script, run with AS_JAVA = this JVM; their output goes to work/asadmin.log. */
-    private record Asadmin(Path asadmin, Path work) {
-        void run(String... args) throws Exception {
-            List<String> command = new ArrayList<>(List.of("sh", asadmin.toString()));
-            command.addAll(List.of(args));
-            int exit = exec(Map.of(), command.toArray(String[]::new));
-            assertEquals(0, exit, "asadmin " + String.join(" ", args) + " failed: see " + work.resolve("asadmin.log"));
-        }
-
-        int exec(Map<String, String> env, String... command) throws Exception {
-            Path log = work.resolve("asadmin.log");
-            Files.writeString(log, "$ " + String.join(" ", command) + "\n", java.nio.file.StandardOpenOption.CREATE,
-                    java.nio.file.StandardOpenOption.APPEND);
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            pb.environment().put("AS_JAVA", System.getProperty("java.home"));
-            pb.environment().putAll(env);
-            Process p = pb.start();
-            if (!p.waitFor(10, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in 10 minutes");
-            }
-            return p.exitValue();
-        }
     }
 }
