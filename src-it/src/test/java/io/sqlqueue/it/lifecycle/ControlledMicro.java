@@ -162,7 +162,7 @@ public final class ControlledMicro {
     /**
      * Invokes {@code pause} or {@code resume} (or nothing, for {@code status}) on the adapter's
      * Consumer beans of {@code queue} ({@code io.sqlqueue:type=Consumer,queue=…}); answers
-     * {@code <name> paused=<bool> inFlight=<messages in the bean's hands>} for each.
+     * {@code <name> paused=<bool> inFlight=<messages in the bean's hands> polls=<queries so far>} for each.
      */
     private static List<String> consumers(String operation, String queue) {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
@@ -177,7 +177,7 @@ public final class ControlledMicro {
                     server.invoke(name, operation, null, null);
                 }
                 lines.add(name + " paused=" + server.getAttribute(name, "Paused") + " inFlight="
-                        + server.getAttribute(name, "InFlight"));
+                        + server.getAttribute(name, "InFlight") + " polls=" + server.getAttribute(name, "Polls"));
             }
             return lines;
         } catch (JMException e) {

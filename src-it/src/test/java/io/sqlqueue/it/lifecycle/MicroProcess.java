@@ -94,14 +94,18 @@ final class MicroProcess implements AutoCloseable {
      */
     static MicroProcess start(File microJar, File tmpDir, Map<String, String> environment, List<File> libraries,
             Duration bootTimeout) throws IOException, InterruptedException {
+        // C1 only: Micro boots in half the time (README-harness.md); the tests are not about speed
+        return start(microJar, tmpDir, environment, libraries, bootTimeout, List.of("-Xmx768m", "-XX:TieredStopAtLevel=1"));
+    }
+
+    /** The same with these JVM options instead of the tests' (a benchmark's: the full JIT). */
+    static MicroProcess start(File microJar, File tmpDir, Map<String, String> environment, List<File> libraries,
+            Duration bootTimeout, List<String> jvmOptions) throws IOException, InterruptedException {
         int httpPort = freePort();
         try (ServerSocket controlListener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            List<String> command = new ArrayList<>(List.of(
-                    new File(System.getProperty("java.home"), "bin/java").getPath(),
-                    // C1 only: Micro boots in half the time (README-harness.md); the tests are not about speed
-                    "-Xmx768m", "-XX:TieredStopAtLevel=1",
-                    "-Djava.io.tmpdir=" + tmpDir.getAbsolutePath(),
-                    "-Dpayaramicro.disablePhoneHome=true"));
+            List<String> command = new ArrayList<>(List.of(new File(System.getProperty("java.home"), "bin/java").getPath()));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-Djava.io.tmpdir=" + tmpDir.getAbsolutePath(), "-Dpayaramicro.disablePhoneHome=true"));
             command.addAll(moduleOptions(microJar));
             command.addAll(List.of("-cp", microJar.getAbsolutePath() + File.pathSeparator + ownClassPath(),
                     ControlledMicro.class.getName(),
@@ -145,7 +149,7 @@ final class MicroProcess implements AutoCloseable {
 
     /**
      * Calls the adapter's Consumer management beans of {@code queue}: {@code pause}, {@code resume}
-     * or {@code status}; returns one line per bean, {@code <name> paused=<bool> inFlight=<n>}.
+     * or {@code status}; returns one line per bean, {@code <name> paused=<bool> inFlight=<n> polls=<n>}.
      */
     List<String> consumers(String operation, String queue) throws IOException {
         return command("consumer " + operation + " " + queue);
