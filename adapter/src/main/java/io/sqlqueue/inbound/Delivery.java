@@ -4,7 +4,6 @@ import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.LeasedMessage;
-import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.UndeliverableMessage;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.UnavailableException;
@@ -75,13 +74,20 @@ final class Delivery implements Work {
     private List<LeasedMessage> lease(DeliveryConnections.Channel channel) throws SQLException {
         Connection c = channel.claimConnection(); // no transaction is open yet: the lease commits at once
         try {
-            QueueTable table = activation.openTable(c);
             List<UndeliverableMessage> deadLettered = new ArrayList<>();
-            List<LeasedMessage> leased = table.lease(c, activation.claimSize,
-                    Duration.ofMillis(activation.spec.getLeaseTime()), deadLettered::add);
-            for (UndeliverableMessage m : deadLettered) {
-                activation.outcomes.deadLettered(c, m);
-            }
+            DeliveryOutcomes.Call<List<LeasedMessage>> lease = () -> {
+                List<LeasedMessage> leased = activation.openTable(c).lease(c, activation.claimSize,
+                        Duration.ofMillis(activation.spec.getLeaseTime()), deadLettered::add);
+                for (UndeliverableMessage m : deadLettered) {
+                    activation.outcomes.journalDeadLettered(c, m);
+                }
+                return leased;
+            };
+            // With a journal, its dead_lettered rows commit with the moves; without one, the lease and each
+            // move commit by themselves (auto-commit), so that the engine can retry a lost lock wait.
+            List<LeasedMessage> leased = activation.journal() == null ? lease.run()
+                    : DeliveryOutcomes.inTransaction(c, lease);
+            deadLettered.forEach(activation.outcomes::countDeadLettered);
             return leased.isEmpty() && deadLettered.isEmpty() ? null : leased;
         } finally {
             channel.release(c);

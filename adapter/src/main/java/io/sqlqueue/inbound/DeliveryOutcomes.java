@@ -81,12 +81,6 @@ final class DeliveryOutcomes {
         });
     }
 
-    /** A row the lease moved to the dead-letter table instead of delivering it; on the lease's connection. */
-    void deadLettered(Connection c, UndeliverableMessage m) throws SQLException {
-        journalDeadLettered(c, m);
-        countDeadLettered(m);
-    }
-
     /**
      * The journal row of a row moved to the dead-letter table instead of being delivered, on
      * {@code c}; none for an expired message that was discarded.
@@ -165,7 +159,10 @@ final class DeliveryOutcomes {
      */
     private void inOwnTransaction(String what, Work work) {
         try (Connection c = activation.connections.plain()) {
-            work.run(c, activation.openTable(c));
+            inTransaction(c, () -> {
+                work.run(c, activation.openTable(c));
+                return null;
+            });
         } catch (SQLException | RuntimeException e) {
             activation.monitor.failed(Delivery.describe(e));
             if (leftovers.size() >= MAX_LEFTOVERS) {
@@ -199,5 +196,40 @@ final class DeliveryOutcomes {
     @FunctionalInterface
     private interface Work {
         void run(Connection c, QueueTable table) throws SQLException;
+    }
+
+    /** JDBC work that returns a value. */
+    interface Call<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} as one local transaction on {@code c}, a connection outside any JTA
+     * transaction, so that a move to the dead-letter table commits with its journal row, or neither
+     * does; then gives the connection its auto-commit mode back. A failure rolls back and is thrown.
+     * (The engine's statements then do not retry a lost lock wait themselves: the caller's own retry,
+     * a later poll or the outcome tried again, does.)
+     */
+    static <T> T inTransaction(Connection c, Call<T> work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        if (autoCommit) {
+            c.setAutoCommit(false);
+        }
+        try {
+            T result = work.run();
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            if (autoCommit) {
+                c.setAutoCommit(true);
+            }
+        }
     }
 }

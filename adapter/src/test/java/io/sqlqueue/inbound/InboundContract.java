@@ -1059,13 +1059,7 @@ abstract class InboundContract {
                 + " again without end");
         long killer = table.send(admin, OutgoingMessage.text("kills the server").build());
         List<Long> good = send(20);
-        for (int crash = 1; crash <= 3; crash++) {
-            // what a delivery leaves behind when its server dies in onMessage: a counted lease, never settled
-            List<io.sqlqueue.engine.LeasedMessage> leased = table.lease(admin, 1, Duration.ofMillis(1));
-            assertEquals(List.of(killer), leased.stream().map(m -> m.message().id()).toList());
-            assertEquals(crash, leased.get(0).message().attempt());
-            LockSupport.parkNanos(Duration.ofMillis(5).toNanos()); // the lease runs out
-        }
+        crashThreeTimesDelivering(killer);
         activate(spec(), recording(), false, true);
         Set<Long> all = new java.util.HashSet<>(good);
         all.add(killer);
@@ -1076,6 +1070,55 @@ abstract class InboundContract {
             assertEquals(4, rs.getInt(1), "three deliveries that never finished, and the lease that found it out");
             assertTrue(rs.getString(2).startsWith("never completed: delivered 3 times"), rs.getString(2));
         }
+    }
+
+    /** What three deliveries leave behind when their server dies in onMessage: counted leases, never settled. */
+    private void crashThreeTimesDelivering(long message) throws SQLException {
+        for (int crash = 1; crash <= 3; crash++) {
+            List<io.sqlqueue.engine.LeasedMessage> leased = table.lease(admin, 1, Duration.ofMillis(1));
+            assertEquals(List.of(message), leased.stream().map(m -> m.message().id()).toList());
+            assertEquals(crash, leased.get(0).message().attempt());
+            LockSupport.parkNanos(Duration.ofMillis(5).toNanos()); // the lease runs out
+        }
+    }
+
+    /**
+     * A lease that finds a message out of attempts moves it to the dead-letter table in one
+     * transaction with its journal row: while the journal refuses that row (a check constraint),
+     * the message stays in the queue, uncounted, and nothing is dead-lettered; once the journal
+     * takes it, both are there.
+     */
+    @Test
+    void aLeaseDeadLettersAMessageOnlyTogetherWithItsJournalRow() throws Exception {
+        assumeCountedBeforeDelivery("only a lease dead-letters a message whose deliveries never finished");
+        CompletionJournal journal = new CompletionJournal(table);
+        journal.createIfMissing(admin);
+        String journalTable = table.dialect().qualified(journal.name());
+        String constraint = "no_dead_" + queue;
+        try (Statement s = admin.createStatement()) {
+            s.execute("ALTER TABLE " + journalTable + " ADD CONSTRAINT " + constraint
+                    + " CHECK (outcome <> 'dead_lettered')");
+        }
+        long killer = table.send(admin, OutgoingMessage.text("kills the server").build());
+        List<Long> good = send(10);
+        crashThreeTimesDelivering(killer);
+        QueueActivationSpec spec = spec();
+        spec.setJournal(true);
+        activate(spec, recording(), false, true);
+        await("a lease fails on the journal's constraint", () -> String.valueOf(consumerBean("LastError"))
+                .toLowerCase(java.util.Locale.ROOT).contains(constraint.toLowerCase(java.util.Locale.ROOT)));
+        assertEquals(0, rows("dlq"), "no move to the dead-letter table without its journal row");
+        assertEquals(3, count("SELECT attempts FROM " + table.dialect().qualified(table.name()) + " WHERE id = " + killer),
+                "the message out of attempts is still queued, and the failed lease counted nothing");
+
+        try (Statement s = admin.createStatement()) {
+            s.execute("ALTER TABLE " + journalTable + " DROP CONSTRAINT " + constraint);
+        }
+        Set<Long> all = new java.util.HashSet<>(good);
+        all.add(killer);
+        assertEachOnceCommittedOrDeadLettered(all, Set.of(killer));
+        await("the journal's row of the dead letter", () -> count("SELECT COUNT(*) FROM " + journalTable
+                + " WHERE outcome = 'dead_lettered' AND message_id = " + killer) == 1);
     }
 
     @Test
