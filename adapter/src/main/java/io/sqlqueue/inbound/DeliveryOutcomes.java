@@ -152,17 +152,23 @@ final class DeliveryOutcomes {
     }
 
     /**
-     * Runs {@code work} on a connection outside any transaction. A failure (the database is away)
+     * Runs {@code work} on a connection outside any JTA transaction: in auto-commit, or with a
+     * journal as one local transaction, so that a move to the dead-letter table and its journal row
+     * commit together. A failure (the database is away, or a lost lock wait inside that transaction)
      * is not thrown: the work is kept and tried again by {@link #settleLeftovers} once the poller
      * reaches the database, so the messages need not wait for their lease to run out; should this
      * server stop first, the leases run out and the messages come back all the same.
      */
     private void inOwnTransaction(String what, Work work) {
         try (Connection c = activation.connections.plain()) {
-            inTransaction(c, () -> {
-                work.run(c, activation.openTable(c));
-                return null;
-            });
+            if (activation.journal() == null) {
+                work.run(c, activation.openTable(c)); // auto-commit: each statement retries a lost lock wait itself
+            } else {
+                inTransaction(c, () -> { // a dead-letter move and its journal row, together
+                    work.run(c, activation.openTable(c));
+                    return null;
+                });
+            }
         } catch (SQLException | RuntimeException e) {
             activation.monitor.failed(Delivery.describe(e));
             if (leftovers.size() >= MAX_LEFTOVERS) {
