@@ -2,6 +2,8 @@
 # Starts or stops a throwaway PostgreSQL 15 cluster on a free 127.0.0.1 port.
 #   eval "$(.ci/postgres.sh start)"   prints the SQLQUEUE_PG_* exports (and PG_CI_DIR)
 #   .ci/postgres.sh stop DIR          stops it and removes DIR
+# The tests' cluster does not sync to disk (fsync=off); PG_DURABLE=1 starts one that does, with the
+# server's defaults, for benchmarks whose figures must include the commits' disk writes.
 # The server refuses to run as root, so it runs as the postgres user, in a mktemp directory that
 # user can reach (a checkout under /root may not be).
 set -euo pipefail
@@ -35,8 +37,10 @@ case "${1:-}" in
     runuser -u postgres -- "$PG_BIN/initdb" -D "$dir/data" -U sqlqueue --pwfile="$dir/pwfile" \
       --auth=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }
+    durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    if [ "${PG_DURABLE:-0}" = 1 ]; then durability=""; fi
     runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-      -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_prepared_transactions=64 -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >&2 \
+      -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_prepared_transactions=64 -c max_connections=200 $durability" >&2 \
       || { cat "$dir/server.log" >&2; exit 1; }
     PGPASSWORD="$password" "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U sqlqueue sqlqueue >&2
     echo "export PG_CI_DIR=$dir"

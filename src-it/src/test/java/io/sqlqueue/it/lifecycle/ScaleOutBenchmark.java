@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.it.harness.Await;
+import io.sqlqueue.it.harness.MachineCpu;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -140,7 +141,7 @@ class ScaleOutBenchmark {
         execute(db, "VACUUM ANALYZE \"" + QUEUE + "\"");
 
         long databaseCpu = databaseCpuTicks(db);
-        long machineCpu = machineCpuTicks();
+        long machineCpu = MachineCpu.busyTicks();
         long start = System.nanoTime();
         for (MicroProcess server : servers) {
             server.consumers("resume", QUEUE);
@@ -151,8 +152,9 @@ class ScaleOutBenchmark {
         for (MicroProcess server : servers) {
             server.consumers("pause", QUEUE);
         }
-        double databaseCpuUs = databaseCpu < 0 ? -1 : (databaseCpuTicks(db) - databaseCpu) * 1e6 / TICKS / messages;
-        double machineCpuUs = (machineCpuTicks() - machineCpu) * 1e6 / TICKS / messages;
+        double databaseCpuUs = databaseCpu < 0 ? -1
+                : MachineCpu.microsPerMessage(databaseCpuTicks(db) - databaseCpu, messages);
+        double machineCpuUs = MachineCpu.microsPerMessage(MachineCpu.busyTicks() - machineCpu, messages);
 
         assertEquals(messages, count(db, "SELECT COUNT(DISTINCT message_id) FROM processed_orders"), "each order once");
         assertEquals(messages, count(db, "SELECT COUNT(*) FROM processed_orders"), "and none twice");
@@ -170,9 +172,6 @@ class ScaleOutBenchmark {
                 processingP99, databaseCpuUs, machineCpuUs, servedBy);
         return rate;
     }
-
-    /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux everywhere that matters). */
-    private static final double TICKS = 100;
 
     /**
      * CPU time of the PostgreSQL server (the postmaster and its children) in clock ticks, or -1 when
@@ -205,18 +204,6 @@ class ScaleOutBenchmark {
     private static String[] fields(Path stat) throws IOException {
         String s = Files.readString(stat);
         return s.substring(s.lastIndexOf(')') + 2).split(" ");
-    }
-
-    /** Busy clock ticks of the whole machine: all of /proc/stat's cpu line but idle and iowait. */
-    private static long machineCpuTicks() throws IOException {
-        String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-        long busy = 0;
-        for (int i = 1; i < cpu.length && i <= 8; i++) {
-            if (i != 4 && i != 5) {
-                busy += Long.parseLong(cpu[i]);
-            }
-        }
-        return busy;
     }
 
     /** The sample's tables from an earlier run go: the sample and its beans create them anew. */
