@@ -76,8 +76,9 @@ final class Comparison {
             for (Mode jmsMode : List.of(Mode.JMS, Mode.JMS_XA)) {
                 Drain jms = drains.get(jmsMode);
                 String line = String.format(Locale.ROOT, "BENCH case=vs-jms server=%s broker=%s mode=%s threads=%d"
-                        + " messages=%d adapter=%.0f/s jms=%.0f/s ratio=%.2f adapter_cpu_us=%.0f jms_cpu_us=%.0f"
-                        + " cpu_ratio=%.2f", server.name(), server.broker(), jmsMode.label, threads, messages,
+                        + " messages=%d attempt_counting=%s adapter=%.0f/s jms=%.0f/s ratio=%.2f adapter_cpu_us=%.0f"
+                        + " jms_cpu_us=%.0f cpu_ratio=%.2f", server.name(), server.broker(), jmsMode.label, threads, messages,
+                        settings.attemptCounting().isEmpty() ? "default" : settings.attemptCounting(),
                         adapter.rate(), jms.rate(), adapter.rate() / jms.rate(), adapter.cpuMicros(), jms.cpuMicros(),
                         adapter.cpuMicros() / jms.cpuMicros());
                 System.out.println(line);
@@ -109,7 +110,7 @@ final class Comparison {
         sampler.scheduleAtFixedRate(() -> sample(samples), 0, 50, TimeUnit.MILLISECONDS);
         long[] span;
         try {
-            server.deploy(ConsumerArchive.write(server, mode, threads, name, settings.work()), name);
+            server.deploy(ConsumerArchive.write(server, settings, mode, threads, name), name);
             try (Connection c = connect()) {
                 Await.until(n + " messages done by " + name, DRAIN_PATIENCE,
                         () -> count(c, "SELECT COUNT(*) FROM vs_done") >= n);
@@ -117,7 +118,8 @@ final class Comparison {
                 assertEquals(n, count(c, "SELECT COUNT(DISTINCT n) FROM vs_done"), name + ": messages done");
                 if (mode == Mode.ADAPTER) {
                     QueueTable queue = QueueTable.open(c, ConsumerArchive.ADAPTER_QUEUE);
-                    assertEquals(0, count(c, "SELECT COUNT(*) FROM \"" + queue.name().table() + "\""), name + ": left in the queue");
+                    assertEquals(0, count(c, "SELECT COUNT(*) FROM \"" + queue.name().table() + "\""),
+                            name + ": left in the queue");
                     assertEquals(0, count(c, "SELECT COUNT(*) FROM \"" + queue.deadLetterName().table() + "\""),
                             name + ": dead letters");
                 }

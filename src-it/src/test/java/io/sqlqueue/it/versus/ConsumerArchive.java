@@ -21,7 +21,7 @@ final class ConsumerArchive {
     }
 
     /** Writes {@code <name>.war} into the directory and returns its path. */
-    static Path write(BrokerServer server, Mode mode, int threads, String name, Path directory) {
+    static Path write(BrokerServer server, Settings settings, Mode mode, int threads, String name) {
         Class<?> bean = mode == Mode.ADAPTER ? QueueWork.class : JmsWork.class;
         String messaging = mode == Mode.ADAPTER ? "io.sqlqueue.api.QueueListener" : "jakarta.jms.MessageListener";
         Map<String, String> activation = new LinkedHashMap<>();
@@ -29,6 +29,9 @@ final class ConsumerArchive {
             activation.put("queue", ADAPTER_QUEUE);
             activation.put("dataSourceJndiName", server.dataSource(false));
             activation.put("maxConcurrency", Integer.toString(threads));
+            if (!settings.attemptCounting().isEmpty()) {
+                activation.put("attemptCounting", settings.attemptCounting());
+            }
         } else {
             activation.put("destinationLookup", server.jmsQueue());
             activation.put("destinationType", "jakarta.jms.Queue");
@@ -49,7 +52,7 @@ final class ConsumerArchive {
                 .addClasses(bean, Work.class)
                 .addAsWebInfResource(new StringAsset(ejbJar), "ejb-jar.xml");
         server.addServerDescriptors(war, bean.getSimpleName(), mode, threads);
-        Path file = directory.resolve(name + ".war");
+        Path file = settings.work().resolve(name + ".war");
         war.as(ZipExporter.class).exportTo(file.toFile(), true);
         return file;
     }

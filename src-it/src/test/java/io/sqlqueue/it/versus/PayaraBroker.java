@@ -1,11 +1,13 @@
 package io.sqlqueue.it.versus;
 
 import io.sqlqueue.it.admin.PayaraDomain;
+import io.sqlqueue.it.harness.Await;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Map;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -43,6 +45,10 @@ final class PayaraBroker implements BrokerServer {
             Files.copy(settings.postgresDriver(), domain.directory().resolve("lib").resolve("postgresql.jar"),
                     StandardCopyOption.REPLACE_EXISTING);
             domain.start();
+            // lazy-init="false": the broker starts with the server and logs its store's setting
+            Path brokerLog = server.brokerLog();
+            Await.until("OpenMQ's log saying it syncs its writes (" + brokerLog + ")", Duration.ofMinutes(2),
+                    () -> Files.exists(brokerLog) && Files.readString(brokerLog).contains("sync writes to disk = true"));
             Path passwords = settings.work().resolve("vs-passwords");
             Files.writeString(passwords, "AS_ADMIN_ALIASPASSWORD=" + settings.password() + "\n");
             Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
@@ -70,6 +76,10 @@ final class PayaraBroker implements BrokerServer {
             server.close();
             throw e;
         }
+    }
+
+    private Path brokerLog() {
+        return domain.directory().resolve("imq/instances/imqbroker/log/log.txt");
     }
 
     private void asadmin(String... args) throws Exception {
@@ -147,7 +157,7 @@ final class PayaraBroker implements BrokerServer {
     @Override
     public void close() throws Exception {
         keep(domain.serverLog(), "payara-server.log");
-        keep(domain.directory().resolve("imq/instances/imqbroker/log/log.txt"), "openmq.log");
+        keep(brokerLog(), "openmq.log");
         domain.remove();
     }
 

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * JDBC resource ({@link Comparison}); per server and thread count it prints
  * {@code BENCH case=vs-jms server=<s> broker=<b> mode=<jms|jms-xa> threads=<t> messages=<n>
  * adapter=<n>/s jms=<m>/s ratio=<r> adapter_cpu_us=<µs> jms_cpu_us=<µs> cpu_ratio=<r>}.
- * {@code -Dbench.vs.messages} (20000) and {@code -Dbench.vs.threads} (1,4,16) size it. Each
+ * {@code -Dbench.vs.messages} (20000) and {@code -Dbench.vs.threads} (1,4,16) size it;
+ * {@code -Dbench.vs.attemptCounting=afterRollback} sets the adapter bean's property. Each
  * server skips itself visibly when its distribution is not unpacked.
  */
 class VersusJmsBenchmark {
@@ -43,7 +44,8 @@ class VersusJmsBenchmark {
         Path work = Path.of("target", "vs-jms", server).toAbsolutePath();
         Files.createDirectories(work);
         return new Settings(url, System.getenv("SQLQUEUE_PG_USER"), System.getenv("SQLQUEUE_PG_PASSWORD"),
-                Path.of(System.getProperty("it.rar")).toAbsolutePath(), Path.of(System.getProperty("it.pg.jar")), work);
+                Path.of(System.getProperty("it.rar")).toAbsolutePath(), Path.of(System.getProperty("it.pg.jar")), work,
+                System.getProperty("bench.vs.attemptCounting", ""));
     }
 
     private static int messages() {
