@@ -11,7 +11,6 @@ import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.work.Work;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +24,9 @@ import java.util.logging.Level;
  * <p>A delivery starts with a short committed lease that hides the next messages from other
  * consumers and counts the attempt, so a delivery that never finishes (the server killed in
  * {@code onMessage}) has still been counted, and the message comes back when the lease runs out.
- * A transacted bean then gets them in a {@link TransactedDelivery} ({@link LeasedTake}); a bean
+ * A transacted bean then gets them in a {@link TransactedDelivery} ({@link LeasedTake}), whose
+ * transaction leases the thread's next messages when it goes on (one commit per delivery in a
+ * backlog; not for ordered delivery, whose next message of a key waits for the commit); a bean
  * without a transaction gets them directly, each acknowledged when {@code onMessage} returns. With
  * attemptCounting=afterRollback a transacted delivery claims inside its transaction instead
  * ({@link ClaimedTake}).
@@ -35,6 +36,8 @@ final class Delivery implements Work {
     private final QueueActivation activation;
     /** Set by {@link #release()}: this delivery ends after its current message. */
     private volatile boolean released;
+    /** Leased by the last delivery's committed transaction for this thread's next one, or null. */
+    private List<LeasedMessage> leasedAhead;
 
     Delivery(QueueActivation activation) {
         this.activation = activation;
@@ -51,10 +54,13 @@ final class Delivery implements Work {
                 return;
             }
             try {
-                while (!released && !activation.stopping() && !activation.paused() && deliverNext(endpoint, channel)) {
+                while (goesOn() && deliverNext(endpoint, channel)) {
                     // next message
                 }
             } finally {
+                if (leasedAhead != null) {
+                    activation.outcomes.giveBack(leasedAhead); // stopped with the next lease taken: uncounted
+                }
                 endpoint.release();
             }
         } catch (SQLException | ResourceException | NoSuchMethodException | RuntimeException e) {
@@ -66,6 +72,10 @@ final class Delivery implements Work {
         }
     }
 
+    private boolean goesOn() {
+        return !released && !activation.stopping() && !activation.paused();
+    }
+
     /**
      * Leases the next messages in a transaction of their own, counting this attempt; null when
      * none was ready. Rows the lease moved to the dead-letter table instead (undeliverable, or out
@@ -75,14 +85,7 @@ final class Delivery implements Work {
         Connection c = channel.claimConnection(); // no transaction is open yet: the lease commits at once
         try {
             List<UndeliverableMessage> deadLettered = new ArrayList<>();
-            DeliveryOutcomes.Call<List<LeasedMessage>> lease = () -> {
-                List<LeasedMessage> leased = activation.openTable(c).lease(c, activation.claimSize,
-                        Duration.ofMillis(activation.spec.getLeaseTime()), deadLettered::add);
-                for (UndeliverableMessage m : deadLettered) {
-                    activation.outcomes.journalDeadLettered(c, m);
-                }
-                return leased;
-            };
+            DeliveryOutcomes.Call<List<LeasedMessage>> lease = () -> LeasedTake.lease(activation, c, deadLettered);
             // With a journal, its dead_lettered rows commit with the moves; without one, the lease and each
             // move commit by themselves (auto-commit), so that the engine can retry a lost lock wait.
             List<LeasedMessage> leased = activation.journal() == null ? lease.run()
@@ -100,7 +103,8 @@ final class Delivery implements Work {
         if (activation.transacted && !activation.countsBeforeDelivery) {
             return new TransactedDelivery(activation, endpoint, channel, new ClaimedTake(activation)).run();
         }
-        List<LeasedMessage> leased = lease(channel);
+        List<LeasedMessage> leased = leasedAhead != null ? leasedAhead : lease(channel);
+        leasedAhead = null;
         if (leased == null) {
             return false; // nothing ready
         }
@@ -108,7 +112,10 @@ final class Delivery implements Work {
             return true; // the lease found only rows for the dead-letter table
         }
         if (activation.transacted) {
-            return new TransactedDelivery(activation, endpoint, channel, new LeasedTake(activation, leased)).run();
+            LeasedTake take = new LeasedTake(activation, leased, goesOn() && !activation.ordered);
+            boolean more = new TransactedDelivery(activation, endpoint, channel, take).run();
+            leasedAhead = take.next();
+            return more;
         }
         deliverUntransacted(endpoint, leased);
         return true;

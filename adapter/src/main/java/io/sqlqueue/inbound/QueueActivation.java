@@ -54,6 +54,8 @@ final class QueueActivation {
     final int claimSize;
     /** attemptCounting=beforeDelivery: transacted deliveries lease first (see {@link Take}). */
     final boolean countsBeforeDelivery;
+    /** orderedDelivery: one message of a key at a time, in the order sent. */
+    final boolean ordered;
 
     private final WorkManager workManager;
     private final Semaphore slots;
@@ -93,6 +95,7 @@ final class QueueActivation {
         }
         this.claimSize = batch ? spec.getBatchSize() : 1;
         this.countsBeforeDelivery = QueueActivationSpec.BEFORE_DELIVERY.equals(spec.getAttemptCounting());
+        this.ordered = Boolean.TRUE.equals(spec.getOrderedDelivery());
         this.slots = new Semaphore(spec.getMaxConcurrency());
         TableName queue = TableName.parse(spec.getQueue());
         this.wakeOnEnqueue = q -> {
@@ -246,7 +249,7 @@ final class QueueActivation {
                 topic.subscribe(c, spec.getSubscriptionName(), spec.getSubscriptionFilter());
             }
             journal = j;
-            t = Boolean.TRUE.equals(spec.getOrderedDelivery()) ? t.inKeyOrder() : t;
+            t = ordered ? t.inKeyOrder() : t;
             t = spec.discardsExpired() ? t.discardingExpired() : t;
             table = t;
         }

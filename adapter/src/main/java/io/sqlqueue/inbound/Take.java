@@ -16,6 +16,18 @@ interface Take {
     /** Inside the transaction: deletes the messages there and returns those the bean gets. */
     List<QueueMessage> take(Connection c) throws SQLException;
 
+    /** Whether {@link #leaseNext} is to run in this transaction. */
+    default boolean leasesNext() {
+        return false;
+    }
+
+    /**
+     * Inside the transaction, after the bean: leases this delivery thread's next messages there,
+     * so that their lease commits with this delivery instead of in a transaction of its own.
+     */
+    default void leaseNext(Connection c) throws SQLException {
+    }
+
     /** After {@link #take}: whether it found nothing at all, so the queue is empty for now. */
     boolean foundNothing();
 

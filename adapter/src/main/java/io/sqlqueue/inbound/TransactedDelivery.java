@@ -17,7 +17,8 @@ import java.util.List;
  * <li>{@code beforeDelivery} begins the transaction;
  * <li><b>take</b>: the messages are deleted in that transaction ({@link Take});
  * <li><b>deliver</b>: {@code onMessage} (or {@code onMessages});
- * <li><b>record</b>: the completion journal's rows, in that transaction;
+ * <li><b>record</b>: the completion journal's rows, in that transaction, and with the default
+ * attempt counting the thread's next lease ({@link LeasedTake});
  * <li>{@code afterDelivery} commits, or rolls back if anything above threw or the bean set
  * rollback-only: any throwable marks the transaction rollback-only first, so a delete commits only
  * with a delivery that reached the bean and was recorded;
@@ -128,14 +129,20 @@ final class TransactedDelivery implements Synchronization {
         }
     }
 
-    /** The completion journal's rows, in the transaction: no row, no commit. */
+    /** In the transaction: the completion journal's rows (no row, no commit) and the next lease, if any. */
     private void record() throws SQLException {
-        if (messages.isEmpty() || activation.journal() == null) {
+        boolean journal = !messages.isEmpty() && activation.journal() != null;
+        if (!journal && !take.leasesNext()) {
             return;
         }
         Connection c = channel.claimConnection();
         try {
-            activation.outcomes.journalCompleted(c, messages, claimedAt);
+            if (journal) {
+                activation.outcomes.journalCompleted(c, messages, claimedAt);
+            }
+            if (take.leasesNext()) {
+                take.leaseNext(c);
+            }
         } finally {
             channel.release(c);
         }

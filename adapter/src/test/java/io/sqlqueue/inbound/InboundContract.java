@@ -788,6 +788,75 @@ abstract class InboundContract {
                 + " OR completed_at < claimed_at"));
     }
 
+    /**
+     * In a backlog, a delivery's transaction also leases the thread's next message: once the first
+     * delivery has committed, the second message is leased and its attempt counted, before the
+     * bean sees it.
+     */
+    @Test
+    void aDeliveryInABacklogLeasesTheNextMessageInItsTransaction() throws Exception {
+        assumeCountedBeforeDelivery("only then is the next message leased before its delivery");
+        List<Long> ids = send(2);
+        Map<Long, Integer> attemptsOfNext = new ConcurrentHashMap<>();
+        Map<Long, Integer> attemptSeen = new ConcurrentHashMap<>();
+        FakeContainer.Bean record = recording();
+        QueueActivationSpec spec = spec();
+        spec.setMaxConcurrency(1);
+        String[] db = database();
+        try (Connection look = DriverDataSources.plain(db[0], db[1], db[2]).getConnection()) {
+            activate(spec, messages -> {
+                QueueMessage m = messages.get(0);
+                attemptSeen.put(m.id(), m.attempt());
+                if (m.id() == ids.get(0)) {
+                    container.onCommit(() -> attemptsOfNext.put(ids.get(1), attempts(look, ids.get(1))));
+                }
+                record.onMessages(messages);
+            }, false, true);
+            assertExactlyOnce(ids);
+        }
+        assertEquals(1, attemptsOfNext.get(ids.get(1)), "the second message, as the first delivery committed");
+        assertEquals(Map.of(ids.get(0), 1, ids.get(1), 1), attemptSeen, "each delivered at its first attempt");
+    }
+
+    /**
+     * A delivery thread that stops with its next message leased by the last delivery (here: the
+     * bean pauses its consumer) gives it back uncounted; resumed, it is delivered at its first attempt.
+     */
+    @Test
+    void aPausedDeliveryGivesBackTheMessageItLeasedAheadUncounted() throws Exception {
+        assumeCountedBeforeDelivery("only then is the next message leased before its delivery");
+        List<Long> ids = send(2);
+        Map<Long, Integer> attemptSeen = new ConcurrentHashMap<>();
+        FakeContainer.Bean record = recording();
+        QueueActivationSpec spec = spec();
+        spec.setMaxConcurrency(1);
+        activate(spec, messages -> {
+            QueueMessage m = messages.get(0);
+            attemptSeen.put(m.id(), m.attempt());
+            if (m.id() == ids.get(0)) {
+                ManagementFactory.getPlatformMBeanServer().invoke(consumerBeanName(), "pause", null, null);
+            }
+            record.onMessages(messages);
+        }, false, true);
+        // the first delivery's commit (which the bean's record waits for) also committed the lease of the second
+        await("the first message committed", () -> committed.containsKey(ids.get(0)));
+        await("the second message given back uncounted", () -> attempts(admin, ids.get(1)) == 0);
+        assertEquals(1, rows("queue"));
+        assertEquals(false, attemptSeen.containsKey(ids.get(1)), "not delivered while paused");
+        ManagementFactory.getPlatformMBeanServer().invoke(consumerBeanName(), "resume", null, null);
+        assertExactlyOnce(ids);
+        assertEquals(1, attemptSeen.get(ids.get(1)), "delivered at its first attempt after the resume");
+    }
+
+    private int attempts(Connection c, long id) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT attempts FROM "
+                + table.dialect().qualified(table.name()) + " WHERE id = " + id)) {
+            return rs.next() ? rs.getInt(1) : -1;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void pauseStopsDeliveriesAndResumeRestartsThemWithNothingLost() throws Exception {
         activate(spec(), recording(), false, true);
