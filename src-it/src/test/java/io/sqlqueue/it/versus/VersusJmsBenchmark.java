@@ -31,6 +31,15 @@ class VersusJmsBenchmark {
         }
     }
 
+    @Test
+    void wildFly() throws Exception {
+        Path wildfly = distribution("it.wildfly.home");
+        Settings settings = settings("wildfly");
+        try (WildFlyBroker server = WildFlyBroker.start(wildfly, settings)) {
+            new Comparison(server, settings, messages()).run(threadCounts());
+        }
+    }
+
     private static Path distribution(String property) {
         String home = System.getProperty(property, "");
         assumeTrue(!home.isBlank() && Files.isDirectory(Path.of(home, "bin")),
