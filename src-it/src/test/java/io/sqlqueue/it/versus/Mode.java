@@ -4,8 +4,11 @@ package io.sqlqueue.it.versus;
 enum Mode {
     /** The adapter in {@code dataSourceJndiName} mode: claim, work and commit in one local transaction. */
     ADAPTER("adapter", "exactly once"),
-    /** JMS with a non-XA JDBC resource: the broker's dequeue and the insert commit separately. */
-    JMS("jms", "not atomic: a crash between the two commits duplicates or loses work"),
+    /**
+     * JMS with a non-XA JDBC resource, which the transaction manager commits in one phase as the
+     * transaction's last resource, between preparing and committing the broker's dequeue.
+     */
+    JMS("jms", "not atomic: a crash between the insert's commit and the dequeue's repeats the work"),
     /** JMS with an XA JDBC resource: two-phase commit of the dequeue and the insert. */
     JMS_XA("jms-xa", "exactly once (two-phase commit)");
 
