@@ -46,6 +46,8 @@ final class TransactedDelivery implements Synchronization {
     private Step failedAt;
     private Throwable failure;
     private volatile int status = Status.STATUS_UNKNOWN;
+    /** Borrowed for the take and kept for the record step, so a delivery borrows once; closed before afterDelivery. */
+    private Connection connection;
 
     TransactedDelivery(QueueActivation activation, MessageEndpoint endpoint, DeliveryConnections.Channel channel,
             Take take) {
@@ -87,6 +89,15 @@ final class TransactedDelivery implements Synchronization {
             markRollbackOnly(registry);
         } finally {
             try {
+                releaseConnection();
+            } catch (SQLException | RuntimeException e) {
+                if (failure == null) { // the adapter's own statement: not the message's fault
+                    failure = e;
+                    failedAt = Step.RECORD;
+                    markRollbackOnly(registry);
+                }
+            }
+            try {
                 endpoint.afterDelivery();
             } catch (ResourceException | RuntimeException e) {
                 if (failure == null) {
@@ -108,10 +119,21 @@ final class TransactedDelivery implements Synchronization {
     }
 
     private void take() throws SQLException {
-        Connection c = channel.claimConnection(); // after beforeDelivery: enlisted in the bean's transaction
-        try {
-            messages = take.take(c);
-        } finally {
+        messages = take.take(connection());
+    }
+
+    /** The delivery's connection, borrowed after beforeDelivery: enlisted in the bean's transaction. */
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = channel.claimConnection();
+        }
+        return connection;
+    }
+
+    private void releaseConnection() throws SQLException {
+        if (connection != null) {
+            Connection c = connection;
+            connection = null;
             channel.release(c);
         }
     }
@@ -135,16 +157,12 @@ final class TransactedDelivery implements Synchronization {
         if (!journal && !take.leasesNext()) {
             return;
         }
-        Connection c = channel.claimConnection();
-        try {
-            if (journal) {
-                activation.outcomes.journalCompleted(c, messages, claimedAt);
-            }
-            if (take.leasesNext()) {
-                take.leaseNext(c);
-            }
-        } finally {
-            channel.release(c);
+        Connection c = connection();
+        if (journal) {
+            activation.outcomes.journalCompleted(c, messages, claimedAt);
+        }
+        if (take.leasesNext()) {
+            take.leaseNext(c);
         }
     }
 

@@ -3,21 +3,19 @@ package io.sqlqueue.it.versus;
 /** The three ways the comparison delivers the same work. */
 enum Mode {
     /** The adapter in {@code dataSourceJndiName} mode: claim, work and commit in one local transaction. */
-    ADAPTER("adapter", "exactly once"),
+    ADAPTER("adapter"),
     /**
      * JMS with a non-XA JDBC resource, which the transaction manager commits in one phase as the
      * transaction's last resource, between preparing and committing the broker's dequeue.
      */
-    JMS("jms", "not atomic: a crash between the insert's commit and the dequeue's repeats the work"),
+    JMS("jms"),
     /** JMS with an XA JDBC resource: two-phase commit of the dequeue and the insert. */
-    JMS_XA("jms-xa", "exactly once (two-phase commit)");
+    JMS_XA("jms-xa");
 
     final String label;
-    final String guarantee;
 
-    Mode(String label, String guarantee) {
+    Mode(String label) {
         this.label = label;
-        this.guarantee = guarantee;
     }
 
     boolean xa() {
