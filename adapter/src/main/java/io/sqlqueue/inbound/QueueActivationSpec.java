@@ -88,11 +88,11 @@ public class QueueActivationSpec implements ActivationSpec {
     public static final String AFTER_ROLLBACK = "afterRollback";
 
     @ConfigProperty(description = "When a transacted delivery counts an attempt against its messages."
-            + " beforeDelivery: in a short committed lease before the bean sees them, so a message whose"
-            + " delivery kills the server still reaches maxAttempts and is dead-lettered. afterRollback: the"
-            + " delivery transaction deletes the messages and a failure is counted after its rollback, one"
-            + " statement and one commit fewer per delivery, but a message that kills the server is delivered"
-            + " again without end.", defaultValue = BEFORE_DELIVERY)
+            + " beforeDelivery: in a committed lease before the bean sees them (in a backlog, the delivery"
+            + " before commits it), so a message whose delivery kills the server still reaches maxAttempts"
+            + " and is dead-lettered. afterRollback: the delivery transaction deletes the messages and a"
+            + " failure is counted after its rollback, one statement fewer per delivery, but a message that"
+            + " kills the server is delivered again without end.", defaultValue = BEFORE_DELIVERY)
     private String attemptCounting = BEFORE_DELIVERY;
 
     @ConfigProperty(description = "The dead-letter table; empty: the queue's name + _dlq.")
