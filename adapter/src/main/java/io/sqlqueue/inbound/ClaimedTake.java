@@ -12,9 +12,9 @@ import java.util.List;
  * attemptCounting=afterRollback: the claim deletes the next messages inside the delivery
  * transaction, and a failure is counted after the rollback, in a transaction of its own: one
  * statement fewer per delivery than {@link LeasedTake} (and a commit fewer for a message that
- * arrives alone), but a delivery that never
- * finishes (the server died in it) is never counted, and a delivery on another thread can catch a
- * message between the rollback and the count (so a bean may see it once more than maxAttempts).
+ * arrives alone), but a delivery that never finishes (the server died in it) is never counted,
+ * and a delivery on another thread can catch a message between the rollback and the count (so a
+ * bean may see it once more than maxAttempts).
  */
 final class ClaimedTake implements Take {
 
