@@ -31,6 +31,7 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)]', N'U') IS NULL BEGIN
         lease_token BIGINT NULL,
         expires_at DATETIME2(7) NULL,
         ordering_key NVARCHAR(200) NULL,
+        hidden SMALLINT NULL,
         CONSTRAINT [$(Queue)_pk] PRIMARY KEY NONCLUSTERED (id));
     CREATE UNIQUE CLUSTERED INDEX [$(Queue)_dequeue] ON [$(Schema)].[$(Queue)] (priority DESC, id);
     -- deduplication: one queued message per dedup_key
@@ -45,6 +46,10 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
         AND name = N'ordering_key')
     ALTER TABLE [$(Schema)].[$(Queue)] ADD ordering_key NVARCHAR(200) NULL;
+-- And one before hidden rows (1 while a message waits a second or more for its visible_at) gets that.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
+        AND name = N'hidden')
+    ALTER TABLE [$(Schema)].[$(Queue)] ADD hidden SMALLINT NULL;
 
 -- The dead letters, clustered on when they failed (the purge deletes from its start).
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN
@@ -101,6 +106,19 @@ IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object
         AND ic.key_ordinal = 1 AND c.name = N'expires_at')
     CREATE NONCLUSTERED INDEX [$(Queue)_expiry] ON [$(Schema)].[$(Queue)] (expires_at)
         WHERE expires_at IS NOT NULL;
+-- Claims read the messages that are not hidden here, in the dequeue order: messages waiting for
+-- their time (delayed, backing off, leased) are not in their way. The same holds for it.
+IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id
+        AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
+        AND ic.key_ordinal = 1 AND c.name = N'hidden')
+    CREATE NONCLUSTERED INDEX [$(Queue)_ready] ON [$(Schema)].[$(Queue)] (hidden, priority DESC, id)
+        INCLUDE (visible_at) WHERE hidden IS NULL;
+-- Pollers reveal hidden messages whose time has come through this one; the same holds for it.
+IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id
+        AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
+        AND ic.key_ordinal = 1 AND c.name = N'visible_at')
+    CREATE NONCLUSTERED INDEX [$(Queue)_hidden] ON [$(Schema)].[$(Queue)] (visible_at)
+        WHERE hidden IS NOT NULL;
 GO
 
 -- Topics (QueueConnection.publish; activation properties topic and subscriptionName): one table of

@@ -44,7 +44,9 @@ import javax.sql.DataSource;
  * {@code item-count} or a divisor of it. Within a chunk the reader goes on in the dequeue order
  * after the last message it read (a transaction does not skip its own locks); a message that
  * becomes ready ahead of that place meanwhile (a higher priority, one another consumer gave back)
- * is read when none is left after it.
+ * is read when none is left after it. Messages hidden until their time (delayed, backing off,
+ * leased: {@link QueueTable#revealDue}) the reader reveals when it finds nothing to read and once
+ * a second, in the chunk's transaction: until it commits, other consumers skip them.
  *
  * <p><b>End of the step.</b> When the queue has no ready message, the reader waits, polling, up to
  * {@code idleTimeout} milliseconds (0, the default: the step ends at the first empty read; -1:
@@ -97,6 +99,8 @@ public class QueueItemReader extends AbstractItemReader {
     private HeldMessage lastHeld;
     /** The transaction the two lists belong to. */
     private Object chunk;
+    /** When this reader last revealed due hidden messages: it does when it finds none to read, and once a second. */
+    private long lastReveal = System.nanoTime();
 
     @Override
     public void open(Serializable checkpoint) throws Exception {
@@ -147,8 +151,13 @@ public class QueueItemReader extends AbstractItemReader {
         Duration pause = Duration.ofMillis(20);
         while (true) {
             try (Connection c = resource.getConnection()) {
-                List<HeldMessage> held = table.hold(c, claim, lastHeld);
-                buffer.addAll(held.isEmpty() && lastHeld != null ? aheadOfLastHeld(c) : held);
+                if (System.nanoTime() - lastReveal >= QueueTable.HIDDEN_FROM.toNanos()) {
+                    revealDue(c);
+                }
+                buffer.addAll(holdNext(c));
+                if (buffer.isEmpty() && revealDue(c) > 0) {
+                    buffer.addAll(holdNext(c));
+                }
             }
             if (!buffer.isEmpty()) {
                 for (HeldMessage m : buffer) {
@@ -162,6 +171,21 @@ public class QueueItemReader extends AbstractItemReader {
             LockSupport.parkNanos(pause.toNanos());
             pause = pause.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : pause.multipliedBy(2);
         }
+    }
+
+    private List<HeldMessage> holdNext(Connection c) throws SQLException {
+        List<HeldMessage> held = table.hold(c, claim, lastHeld);
+        return held.isEmpty() && lastHeld != null ? aheadOfLastHeld(c) : held;
+    }
+
+    /**
+     * Reveals hidden messages whose time has come (delayed, backing off, leased by a consumer that
+     * never finished: {@link QueueTable#revealDue}), in the chunk's transaction: until it commits,
+     * other consumers skip them, and this chunk may read them.
+     */
+    private int revealDue(Connection c) throws SQLException {
+        lastReveal = System.nanoTime();
+        return table.revealDue(c);
     }
 
     /**

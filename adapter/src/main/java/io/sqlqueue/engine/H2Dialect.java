@@ -61,8 +61,8 @@ final class H2Dialect extends Dialect {
                         + "last_error VARCHAR(2000), "
                         + "lease_token BIGINT, "
                         + "expires_at TIMESTAMP(6) WITH TIME ZONE, "
-                        + "ordering_key VARCHAR(200))",
-                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q + " (priority DESC, id)",
+                        + "ordering_key VARCHAR(200), "
+                        + "hidden SMALLINT)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q + " (dedup_key)",
                 "CREATE TABLE IF NOT EXISTS " + dlq + " ("
                         + "id BIGINT NOT NULL, "
@@ -122,6 +122,9 @@ final class H2Dialect extends Dialect {
         if (!queueColumns.contains("ORDERING_KEY")) {
             missing.add("ALTER TABLE " + q + " ADD COLUMN ordering_key VARCHAR(200)");
         }
+        if (!queueColumns.contains("HIDDEN")) {
+            missing.add("ALTER TABLE " + q + " ADD COLUMN hidden SMALLINT");
+        }
         if (!deadLetterColumns.contains("ORDERING_KEY")) {
             missing.add("ALTER TABLE " + qualified(deadLetters) + " ADD COLUMN ordering_key VARCHAR(200)");
         }
@@ -129,17 +132,23 @@ final class H2Dialect extends Dialect {
     }
 
     /**
-     * The ordering and expiry indexes, after {@link #upgradeStatements} gave an older table their columns. A
+     * The indexes over columns added since the first release, after {@link #upgradeStatements}
+     * gave an older table those columns: ordering, expiry, and the claims' ready index and the
+     * reveal's index of hidden rows (H2 has no partial index: hidden rows sit in the ready index
+     * after the others, and {@link Dialect#DEQUEUE_ORDER} reads it from its start). A table of an
+     * earlier release keeps its index {@code <queue>_dequeue}, which claims no longer read. A
      * {@code CREATE INDEX IF NOT EXISTS} that finds the index takes no lock; one that builds it on
      * a populated table holds the table until it is done (H2 has no online build).
      */
     @Override
     void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
+        String q = qualified(queue);
         SchemaCreation.createIfMissing(c, null, "sqlqueue:" + queue, List.of(
-                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_ordering") + " ON " + qualified(queue)
-                        + " (ordering_key, id)",
-                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_expiry") + " ON " + qualified(queue)
-                        + " (expires_at)"));
+                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_ordering") + " ON " + q + " (ordering_key, id)",
+                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_expiry") + " ON " + q + " (expires_at)",
+                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_ready") + " ON " + q
+                        + " (hidden, priority DESC, id)",
+                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_hidden") + " ON " + q + " (hidden, visible_at)"));
     }
 
     @Override
@@ -165,21 +174,21 @@ final class H2Dialect extends Dialect {
 
     @Override
     String candidates(String q, String and) {
-        return "SELECT id FROM " + q + " AS m WHERE visible_at <= CURRENT_TIMESTAMP" + and
-                + " ORDER BY priority DESC, id OFFSET :offset ROWS FETCH FIRST :n ROWS ONLY";
+        return "SELECT id FROM " + q + " AS m WHERE " + ready() + and
+                + " ORDER BY " + DEQUEUE_ORDER + " OFFSET :offset ROWS FETCH FIRST :n ROWS ONLY";
     }
 
     /**
      * Locks the rows of :ids that no other transaction holds and that are still ready (another
      * consumer may have leased or taken one since the candidates were read), and returns them.
      */
-    private static String lockIds(String q) {
+    private String lockIds(String q) {
         return "SELECT id FROM " + q + " WHERE " + stillReady() + " FOR UPDATE SKIP LOCKED";
     }
 
     /** Re-checked by the lock and by the claim itself, against the latest committed rows. */
-    private static String stillReady() {
-        return "id = ANY(:ids) AND visible_at <= CURRENT_TIMESTAMP";
+    private String stillReady() {
+        return "id = ANY(:ids) AND " + ready();
     }
 
     private String next(String q) {
@@ -217,7 +226,7 @@ final class H2Dialect extends Dialect {
     }
 
     /** Locks up to {@code n} of the candidates no other transaction holds, paging on; returns their ids. */
-    private static Long[] lockNext(Connection c, QueueSql sql, int n, Candidates candidatesQuery) throws SQLException {
+    private Long[] lockNext(Connection c, QueueSql sql, int n, Candidates candidatesQuery) throws SQLException {
         SqlTemplate lock = new SqlTemplate(lockIds(sql.tableName()));
         Set<Long> ours = new LinkedHashSet<>();
         for (int offset = 0; ours.size() < n && offset < MAX_SCAN; ) {
@@ -258,7 +267,8 @@ final class H2Dialect extends Dialect {
     @Override
     String lease(String q, String and) {
         return "SELECT " + messageColumns("") + " FROM FINAL TABLE (UPDATE " + q + " SET visible_at = "
-                + nowPlus("lease") + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token WHERE " + next(q) + ")";
+                + nowPlus("lease") + ", hidden = " + hiddenFor("lease") + ", attempts = " + nextAttempts("attempts")
+                + ", lease_token = :token WHERE " + next(q) + ")";
     }
 
     /** The rows {@link #prepareHold} locked, read again (FOR UPDATE would lock no more). */
@@ -396,7 +406,19 @@ final class H2Dialect extends Dialect {
 
     @Override
     String peek(String q, String and) {
-        return "SELECT 1 FROM " + q + " AS m WHERE visible_at <= CURRENT_TIMESTAMP" + and + " FETCH FIRST 1 ROW ONLY";
+        return "SELECT 1 FROM " + q + " AS m WHERE " + ready() + and + " FETCH FIRST 1 ROW ONLY";
+    }
+
+    /** {@code hidden = 1}, the one value the engine writes: H2 reads no index for IS NOT NULL. */
+    @Override
+    String hiddenAndDue() {
+        return "hidden = 1 AND visible_at <= " + now();
+    }
+
+    /** H2 cannot skip locked rows in an UPDATE: the reveal waits for them (up to LOCK_TIMEOUT). */
+    @Override
+    String reveal(String q) {
+        return "UPDATE " + q + " SET hidden = NULL WHERE " + hiddenAndDue() + " FETCH FIRST :n ROWS ONLY";
     }
 
     @Override

@@ -55,16 +55,18 @@ final class PostgresDialect extends Dialect {
                         + "last_error VARCHAR(2000), "
                         + "lease_token BIGINT, "
                         + "expires_at TIMESTAMPTZ, "
-                        + "ordering_key VARCHAR(200))",
+                        + "ordering_key VARCHAR(200), "
+                        + "hidden SMALLINT)",
                 clockDefaults(q),
                 addColumnIfMissing(q, "expires_at", "TIMESTAMPTZ"),
                 addColumnIfMissing(q, "ordering_key", "VARCHAR(200)"),
+                addColumnIfMissing(q, "hidden", "SMALLINT"),
                 // A table made now, or an empty one, gets these indexes at once; a populated one made by
                 // an earlier release gets them built without blocking writes (createIndexesAfterUpgrade).
                 createIndexIfEmpty(queue, ORDERING),
                 createIndexIfEmpty(queue, EXPIRY),
-                "CREATE INDEX IF NOT EXISTS " + quote(queue.table() + "_dequeue") + " ON " + q
-                        + " (priority DESC, id) INCLUDE (visible_at)",
+                createIndexIfEmpty(queue, READY),
+                createIndexIfEmpty(queue, HIDDEN),
                 "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q
                         + " (dedup_key) WHERE dedup_key IS NOT NULL",
                 "CREATE TABLE IF NOT EXISTS " + dlq + " ("
@@ -114,12 +116,28 @@ final class PostgresDialect extends Dialect {
                 + " ADD COLUMN " + column + " " + type + "; END IF; END $$";
     }
 
-    /** An index of the queue table added after the first release: its name's suffix, first column and columns. */
-    private record LaterIndex(String suffix, String firstColumn, String columns) {
+    /**
+     * An index of the queue table added after the first release: its name's suffix, first column
+     * (no other index of ours starts with it), columns and the condition of the rows it holds.
+     */
+    private record LaterIndex(String suffix, String firstColumn, String columns, String where) {
     }
 
-    private static final LaterIndex ORDERING = new LaterIndex("_ordering", "ordering_key", "(ordering_key, id)");
-    private static final LaterIndex EXPIRY = new LaterIndex("_expiry", "expires_at", "(expires_at)");
+    /** Partial: only rows with a key, or an expiry, are ever looked up through these. */
+    private static final LaterIndex ORDERING =
+            new LaterIndex("_ordering", "ordering_key", "(ordering_key, id)", "ordering_key IS NOT NULL");
+    private static final LaterIndex EXPIRY = new LaterIndex("_expiry", "expires_at", "(expires_at)",
+            "expires_at IS NOT NULL");
+    /**
+     * The claims' index: the rows that are not hidden, in the dequeue order. It replaced the index
+     * {@code <queue>_dequeue} on {@code (priority DESC, id)} of all rows, which a table made by an
+     * earlier release keeps (see {@link #createIndexesAfterUpgrade}).
+     */
+    private static final LaterIndex READY = new LaterIndex("_ready", "hidden", "(hidden, priority DESC, id)"
+            + " INCLUDE (visible_at)", "hidden IS NULL");
+    /** The reveal's: hidden rows by the time they are due. */
+    private static final LaterIndex HIDDEN = new LaterIndex("_hidden", "visible_at", "(visible_at)",
+            "hidden IS NOT NULL");
 
     private String createIndexIfEmpty(TableName queue, LaterIndex index) {
         String q = qualified(queue);
@@ -137,10 +155,9 @@ final class PostgresDialect extends Dialect {
                 + (orInvalid ? "" : " AND i.indisvalid");
     }
 
-    /** Partial: only rows with a key, or an expiry, are ever looked up through it. */
     private String definition(TableName queue, LaterIndex index) {
         return quote(queue.table() + index.suffix()) + " ON " + qualified(queue) + " " + index.columns()
-                + " WHERE " + index.firstColumn() + " IS NOT NULL";
+                + " WHERE " + index.where();
     }
 
     /**
@@ -154,8 +171,17 @@ final class PostgresDialect extends Dialect {
      */
     @Override
     void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
-        for (LaterIndex index : List.of(ORDERING, EXPIRY)) {
+        for (LaterIndex index : List.of(ORDERING, EXPIRY, READY, HIDDEN)) {
             buildConcurrently(c, queue, index);
+        }
+        String dequeue = queue.table() + "_dequeue";
+        if (exists(c, "SELECT 1 FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid WHERE i.indrelid = '"
+                + qualified(queue) + "'::regclass AND x.relname = '" + dequeue + "'")) {
+            // Not dropped here: the claims of a server still on the earlier release read it.
+            LOG.info(() -> "the queue table " + queue + " has the index " + dequeue + " of an earlier release,"
+                    + " which this release's claims do not read; once no server runs an earlier release, drop it:"
+                    + " DROP INDEX CONCURRENTLY " + (queue.schema() == null ? "" : quote(queue.schema()) + ".")
+                    + quote(dequeue));
         }
     }
 
@@ -234,8 +260,8 @@ final class PostgresDialect extends Dialect {
      * execution) assume LIMIT $1 returns 10% of the table and hash-join a full scan of it.
      */
     private String next(String q, String and) {
-        return "id = ANY(ARRAY(SELECT id FROM " + q + " AS m WHERE visible_at <= statement_timestamp()" + and
-                + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED))";
+        return "id = ANY(ARRAY(SELECT id FROM " + q + " AS m WHERE " + ready() + and
+                + " ORDER BY " + DEQUEUE_ORDER + " LIMIT :n FOR UPDATE SKIP LOCKED))";
     }
 
     /**
@@ -259,14 +285,15 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String lease(String q, String and) {
-        return "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", attempts = " + nextAttempts("attempts") + ","
-                + " lease_token = :token WHERE " + next(q, and) + " RETURNING " + messageColumns("");
+        return "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", hidden = " + hiddenFor("lease")
+                + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token WHERE " + next(q, and)
+                + " RETURNING " + messageColumns("");
     }
 
     @Override
     String hold(String q, String and) {
-        return "SELECT " + messageColumns("") + " FROM " + q + " AS m WHERE visible_at <= statement_timestamp()" + and
-                + " ORDER BY priority DESC, id LIMIT :n FOR UPDATE SKIP LOCKED";
+        return "SELECT " + messageColumns("") + " FROM " + q + " AS m WHERE " + ready() + and
+                + " ORDER BY " + DEQUEUE_ORDER + " LIMIT :n FOR UPDATE SKIP LOCKED";
     }
 
     @Override
@@ -345,7 +372,14 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String peek(String q, String and) {
-        return "SELECT 1 FROM " + q + " AS m WHERE visible_at <= statement_timestamp()" + and + " LIMIT 1";
+        return "SELECT 1 FROM " + q + " AS m WHERE " + ready() + and + " LIMIT 1";
+    }
+
+    /** The due rows' ids, earliest first, locked, skipping rows others hold; then one update by id. */
+    @Override
+    String reveal(String q) {
+        return "UPDATE " + q + " SET hidden = NULL WHERE id = ANY(ARRAY(SELECT id FROM " + q + " WHERE "
+                + hiddenAndDue() + " ORDER BY visible_at LIMIT :n FOR UPDATE SKIP LOCKED))";
     }
 
     @Override

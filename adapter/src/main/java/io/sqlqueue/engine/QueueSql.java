@@ -55,6 +55,8 @@ record QueueSql(
         SqlTemplate releaseLeased,
         /* → a row when some message is ready */
         SqlTemplate peek,
+        /* :n (literal) → update count: hidden rows whose time has passed, made claimable */
+        SqlTemplate reveal,
         /* → ready, delayed, leased, oldest ready age in ms (null when none), expired */
         SqlTemplate stats,
         /* → dead-letter count */

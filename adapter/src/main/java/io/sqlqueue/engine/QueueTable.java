@@ -50,6 +50,12 @@ public final class QueueTable {
     public static final int MAX_CLAIM = 1000;
     /** The longest lease accepted. */
     public static final Duration MAX_LEASE = Duration.ofHours(24);
+    /**
+     * A message made visible this far ahead or more (sent with a delay, given back with a retry
+     * back-off, leased) is hidden: claims, leases, holds and peeks pass over it, without reading it,
+     * until {@link #revealDue} finds its time has come. A nearer time does not hide it.
+     */
+    public static final Duration HIDDEN_FROM = Duration.ofMillis(Dialect.HIDDEN_FROM_MILLIS);
     /** The dead-letter table's default name: the queue's plus this suffix. */
     public static final String DEAD_LETTER_SUFFIX = "_dlq";
 
@@ -66,6 +72,7 @@ public final class QueueTable {
     private final ConcurrentMap<Integer, SqlTemplate> leases = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holds = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holdsAfter = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, SqlTemplate> reveals = new ConcurrentHashMap<>();
 
     /**
      * @param dialect         the database's dialect ({@link Dialect#of(Connection)})
@@ -290,7 +297,7 @@ public final class QueueTable {
      * Takes up to {@code max} ready messages under a lease: they stay in the table, invisible for
      * {@code leaseTime}, with their attempt count raised. Acknowledge each with {@link #ack} or
      * give it back with {@link #nack}; one that is neither becomes visible again when the lease
-     * runs out. A message whose lease has run out on its last allowed attempt is moved to the
+     * runs out (a lease of a second or more: at the first {@link #revealDue} after that). A message whose lease has run out on its last allowed attempt is moved to the
      * dead-letter table here instead of being returned, and so is a row that cannot be delivered.
      */
     public List<LeasedMessage> lease(Connection c, int max, Duration leaseTime) throws SQLException {
@@ -444,8 +451,9 @@ public final class QueueTable {
 
     /**
      * Gives a leased message back after a failure: it becomes visible again after the retry
-     * back-off, with {@code error} as its {@code last_error}, or moves to the dead-letter table if
-     * this was its last attempt. {@link FailureOutcome#STALE} when the lease is no longer this one's.
+     * back-off (a back-off of a second or more: at the first {@link #revealDue} after it), with
+     * {@code error} as its {@code last_error}, or moves to the dead-letter table if this was its
+     * last attempt. {@link FailureOutcome#STALE} when the lease is no longer this one's.
      */
     public FailureOutcome nack(Connection c, LeasedMessage m, String error) throws SQLException {
         int attempts = m.message().attempt();
@@ -555,7 +563,28 @@ public final class QueueTable {
                 }));
     }
 
-    /** Whether some message is ready now: a cheap look for idle pollers, not locking anything. */
+    /**
+     * Makes up to {@link #MAX_CLAIM} hidden messages whose time has come ({@link #HIDDEN_FROM})
+     * claimable, in the caller's transaction, and returns how many; while it returns
+     * {@code MAX_CLAIM}, more may be due. Until a reveal, such a message waits: every consumer
+     * relies on some consumer of the queue calling this regularly (the adapter's pollers do at
+     * least once a second, and whenever a peek finds nothing ready; the batch reader whenever it
+     * finds nothing to read, and once a second). Rows other transactions hold are skipped where
+     * the database can (H2 waits for them).
+     */
+    public int revealDue(Connection c) throws SQLException {
+        SqlTemplate reveal = sized(reveals, sql.reveal(), MAX_CLAIM);
+        return dialect.withClaimIsolation(c, () -> {
+            try (SqlTemplate.Bound b = reveal.prepare(c)) {
+                return b.executeUpdate();
+            }
+        });
+    }
+
+    /**
+     * Whether some message is ready now: a cheap look for idle pollers, not locking anything.
+     * Hidden messages are not ready, even once due, until {@link #revealDue} reveals them.
+     */
     public boolean peek(Connection c) throws SQLException {
         return dialect.withClaimIsolation(c, () -> {
             try (SqlTemplate.Bound b = sql.peek().prepare(c); ResultSet rs = b.executeQuery()) {

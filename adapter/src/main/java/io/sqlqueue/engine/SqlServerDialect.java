@@ -22,15 +22,19 @@ import java.util.List;
  * claims pin READ COMMITTED when the connection runs at another level, and carry
  * {@code READCOMMITTEDLOCK} so that they still lock under READ_COMMITTED_SNAPSHOT.
  *
- * <p>The table is clustered on the dequeue order {@code (priority DESC, id)}: the claim is an
- * ordered range scan of the clustered index, and inserts append at the end of their priority.
+ * <p>The table is clustered on the dequeue order {@code (priority DESC, id)}: inserts append at
+ * the end of their priority. Claims read a filtered index of the rows that are not hidden,
+ * {@code (hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL}, in order: it holds
+ * all a claim looks at, so rows waiting for their time ({@link Dialect#HIDDEN_FROM_MILLIS}) are
+ * not in its way. The filter is IS NULL, not a literal that forced parameterization could turn
+ * into a parameter the filter no longer matches.
  */
 final class SqlServerDialect extends Dialect {
 
     private static final String CLAIM_HINTS = "WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK)";
 
-    /** Rows per batch of inserts: 8 parameters a row, under the 2,100-parameter limit. */
-    private static final int ROWS_PER_INSERT = 260;
+    /** Rows per batch of inserts: 9 parameters a row, under the 2,100-parameter limit. */
+    private static final int ROWS_PER_INSERT = 230;
 
     @Override
     public String name() {
@@ -93,6 +97,7 @@ final class SqlServerDialect extends Dialect {
                         + "lease_token BIGINT NULL, "
                         + "expires_at DATETIME2(7) NULL, "
                         + "ordering_key NVARCHAR(200) NULL, "
+                        + "hidden SMALLINT NULL, "
                         + "CONSTRAINT " + quote(t + "_pk") + " PRIMARY KEY NONCLUSTERED (id)); "
                         + "CREATE UNIQUE CLUSTERED INDEX " + quote(t + "_dequeue") + " ON " + q + " (priority DESC, id); "
                         + "CREATE UNIQUE NONCLUSTERED INDEX " + quote(t + "_dedup") + " ON " + q
@@ -147,6 +152,20 @@ final class SqlServerDialect extends Dialect {
                         + " AND ic.key_ordinal = 1 AND c.name = N'expires_at')"
                         + " CREATE NONCLUSTERED INDEX " + quote(t + "_expiry") + " ON " + q
                         + " (expires_at) WHERE expires_at IS NOT NULL",
+                // Tables made before hidden rows existed get the column (nullable: a catalog change only)
+                addColumnIfMissing(q, "hidden", "SMALLINT"),
+                // The claims' ready index and the reveal's index of hidden rows, found and built the
+                // same way: each is the only index whose first key column is hidden, or visible_at.
+                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
+                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + q + "')"
+                        + " AND ic.key_ordinal = 1 AND c.name = N'hidden')"
+                        + " CREATE NONCLUSTERED INDEX " + quote(t + "_ready") + " ON " + q
+                        + " (hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL",
+                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
+                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + q + "')"
+                        + " AND ic.key_ordinal = 1 AND c.name = N'visible_at')"
+                        + " CREATE NONCLUSTERED INDEX " + quote(t + "_hidden") + " ON " + q
+                        + " (visible_at) WHERE hidden IS NOT NULL",
                 // Claims return their rows with OUTPUT (error 334 on a table with an enabled
                 // trigger), and dead-lettering and requeueing move rows with OUTPUT … INTO the other
                 // table (error 331 on such a target): say so at startup, not at the first claim.
@@ -216,26 +235,31 @@ final class SqlServerDialect extends Dialect {
     }
 
     /**
-     * The rows a claim or lease takes: the first :n ready ones in the clustered index's order,
+     * The rows a claim or lease takes: the first :n ready ones in the ready index's order,
      * skipping rows other transactions hold and keeping the rest (UPDLOCK) until the statement's
      * transaction ends. Named next_priority and next_id, so that the DML below names its own
      * columns without a prefix.
      */
     private String next(String q, String and) {
         return "WITH next (next_priority, next_id) AS (SELECT TOP (:n) priority, id FROM " + q + " AS m " + CLAIM_HINTS
-                + " WHERE visible_at <= SYSUTCDATETIME()" + and + " ORDER BY priority DESC, id) ";
+                + " WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER + ") ";
     }
 
     /**
      * The rows of a claim or lease: those {@link #next} chose, matched on the whole clustered key,
-     * so the target is found by a seek of the clustered index (the rows the CTE already holds) and
-     * its non-clustered indexes are maintained after it: the order of every statement by id
-     * ({@link #byId}), so a claim and an ack of one row take their locks in one order.
-     * {@code READPAST} on the target as well keeps it from waiting on other consumers' rows
-     * whatever plan the optimiser picks. Only a real SQL Server shows the locking: Babelfish
-     * ignores table hints.
+     * so the target is found by a seek of the clustered index and its other non-clustered indexes
+     * are maintained after it. The CTE locked the rows' ready-index entries first: a statement by id
+     * ({@link #byId}) locks the clustered row first, so a claim and a statement by id on the same
+     * ready row (a failure recorded just after a rollback, the late ack of a lease that has just
+     * run out) can deadlock. The victim loses nothing: a claim rolls back uncounted, a statement in
+     * auto-commit is tried again ({@link QueueTable}), and an ack that fails leaves the message to
+     * its new holder, as a lease that ran out does anyway. {@code READPAST} on the target as well keeps it from waiting on other
+     * consumers' rows whatever plan the optimiser picks. Only a real SQL Server shows the locking:
+     * Babelfish ignores table hints.
      *
-     * <p>The target repeats the CTE's {@code visible_at} condition. On SQL Server it changes
+     * <p>The target repeats the CTE's {@code visible_at} condition (not {@code hidden}: a row is
+     * hidden only with a {@code visible_at} ahead, and on Babelfish the repeated {@code hidden}
+     * turned the plan to one that took the rows in another order and deadlocked with retries). On SQL Server it changes
      * nothing (the CTE's UPDLOCK keeps the row as it was read); an engine that waits for a held
      * row instead of skipping it and then re-reads it (Babelfish) would otherwise take a row that
      * another consumer leased meanwhile. A semi-join ({@code EXISTS}) rather than a join in
@@ -270,12 +294,12 @@ final class SqlServerDialect extends Dialect {
     @Override
     String lease(String q, String and) {
         return next(q, and) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET visible_at = " + nowPlus("lease")
-                + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token OUTPUT "
+                + ", hidden = " + hiddenFor("lease") + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token OUTPUT "
                 + messageColumns("inserted.") + CHOSEN;
     }
 
     /**
-     * The seeds' locking read: the first :n ready rows in the clustered index's order, held (UPDLOCK)
+     * The seeds' locking read: the first :n ready rows in the ready index's order, held (UPDLOCK)
      * until the transaction ends, skipping rows others hold. Fewer than 5,000 row locks
      * ({@link QueueTable#MAX_CLAIM}), so SQL Server does not escalate them to a table lock; only a
      * real SQL Server shows that, Babelfish ignores the hints.
@@ -283,7 +307,7 @@ final class SqlServerDialect extends Dialect {
     @Override
     String hold(String q, String and) {
         return "SELECT TOP (:n) " + messageColumns("") + " FROM " + q + " AS m " + CLAIM_HINTS
-                + " WHERE visible_at <= SYSUTCDATETIME()" + and + " ORDER BY priority DESC, id";
+                + " WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER;
     }
 
     /** None: T-SQL has no array parameter (see {@link #deleteHeld(Connection, QueueSql, Long[])}). */
@@ -434,8 +458,20 @@ final class SqlServerDialect extends Dialect {
 
     @Override
     String peek(String q, String and) {
-        return "SELECT TOP (1) 1 FROM " + q + " AS m WITH (READPAST, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
-                + and;
+        return "SELECT TOP (1) 1 FROM " + q + " AS m WITH (READPAST, READCOMMITTEDLOCK) WHERE " + ready() + and;
+    }
+
+    /**
+     * Through the filtered index of hidden rows, in no particular order: every due row is revealed
+     * by the batches that follow. It locks that index's entry before the clustered row, the
+     * reverse of a statement by id, so a reveal and the ack of a lease that has just run out can
+     * deadlock; the victim loses nothing (a reveal is tried again at the next one, an ack that
+     * fails leaves the message to be delivered again). Only a real SQL Server shows the locking.
+     */
+    @Override
+    String reveal(String q) {
+        return "UPDATE TOP (:n) " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL WHERE "
+                + hiddenAndDue();
     }
 
     @Override
@@ -539,10 +575,11 @@ final class SqlServerDialect extends Dialect {
         StringBuilder batch = new StringBuilder();
         for (int i = 0; i < rows; i++) {
             batch.append(i == 0 ? "" : " ").append("INSERT INTO ").append(sql.tableName())
-                    .append(" (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key)")
+                    .append(" (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key, hidden)")
                     .append(" OUTPUT inserted.id VALUES (:p").append(i).append(", ").append(nowPlus("d" + i))
                     .append(", SYSUTCDATETIME(), :h").append(i).append(", :b").append(i).append(", ")
-                    .append(nowPlus("t" + i)).append(", :k").append(i).append(");");
+                    .append(nowPlus("t" + i)).append(", :k").append(i).append(", ").append(hiddenFor("d" + i))
+                    .append(");");
         }
         return batch.toString();
     }

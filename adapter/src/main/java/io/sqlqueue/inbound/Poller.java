@@ -3,6 +3,7 @@ package io.sqlqueue.inbound;
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkException;
 import io.sqlqueue.engine.CompletionJournal;
+import io.sqlqueue.engine.QueueTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -41,6 +42,13 @@ final class Poller implements Work {
     /** How often the expiry sweep runs at most. */
     static final long SWEEP_EVERY_NANOS = Duration.ofSeconds(30).toNanos();
     private long lastSweep = System.nanoTime() - SWEEP_EVERY_NANOS + HOUSEKEEPING_DELAY_NANOS;
+    /**
+     * How often a poller whose deliveries are busy reveals the hidden messages whose time has come
+     * (an idle one does at every poll that finds nothing ready): a message hidden for a second or
+     * more is delivered within about a second of its time.
+     */
+    static final long REVEAL_EVERY_NANOS = QueueTable.HIDDEN_FROM.toNanos();
+    private long lastReveal = System.nanoTime();
 
     Poller(QueueActivation activation) {
         this.activation = activation;
@@ -69,6 +77,10 @@ final class Poller implements Work {
                     continue;
                 }
                 if (!activation.tryTakeSlot()) {
+                    if (revealIsDue()) {
+                        revealDue();
+                        giveConnectionBack();
+                    }
                     // A finishing delivery wakes us; the poll interval bounds the wait should a wake go astray.
                     activation.pause(activation.spec.getPollInterval());
                     continue;
@@ -85,6 +97,9 @@ final class Poller implements Work {
                     continue;
                 }
                 retry = activation.spec.getPollInterval();
+                if (!ready || revealIsDue()) {
+                    ready = revealDue() > 0 || ready;
+                }
                 sweepExpired();
                 if (!ready) {
                     activation.deliveryFinishedWithoutStarting();
@@ -130,6 +145,40 @@ final class Poller implements Work {
             closeConnection(); // reconnect next time
             throw e;
         }
+    }
+
+    private boolean revealIsDue() {
+        return System.nanoTime() - lastReveal >= REVEAL_EVERY_NANOS;
+    }
+
+    /**
+     * Reveals the hidden messages whose time has come (delayed, backing off, or leased by a
+     * delivery that never finished), batch after batch, each in a transaction of its own, and
+     * returns how many. A lost lock conflict (H2 waits for held rows; SQL Server may choose the
+     * reveal as a deadlock victim) leaves the rest to the next reveal.
+     */
+    private int revealDue() {
+        lastReveal = System.nanoTime();
+        int revealed = 0;
+        QueueTable table = null;
+        try {
+            if (connection == null) {
+                connection = activation.connections.plain();
+            }
+            table = activation.openTable(connection);
+            for (int n = QueueTable.MAX_CLAIM; n == QueueTable.MAX_CLAIM; revealed += n) {
+                n = table.revealDue(connection);
+            }
+        } catch (SQLException | RuntimeException e) {
+            closeConnection(); // the next look connects anew
+            if (table != null && e instanceof SQLException s && table.dialect().isLockConflict(s)) {
+                QueueActivation.LOG.fine(() -> "revealing the due messages of " + activation.spec.getQueue()
+                        + " lost a lock conflict; the next reveal goes on: " + e.getMessage());
+            } else {
+                databaseDown(e);
+            }
+        }
+        return revealed;
     }
 
     /**

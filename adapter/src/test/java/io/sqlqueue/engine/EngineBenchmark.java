@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -186,7 +187,7 @@ public final class EngineBenchmark {
      * dequeue (SQL Server's CTE with ROWLOCK, READPAST, UPDLOCK and DELETE … OUTPUT; PostgreSQL's
      * FOR UPDATE SKIP LOCKED with RETURNING; H2's OLD TABLE form), one message per transaction.
      */
-    private record RawLoop(String insertSql, String dequeueSql, String fillSql, String fillAheadSql) {
+    private record RawLoop(String insertSql, String dequeueSql, String fillSql) {
 
         /**
          * On Babelfish, which refuses DML through a CTE (its README's table), the raw dequeue is
@@ -204,27 +205,19 @@ public final class EngineBenchmark {
                                         + " WHERE visible_at <= SYSUTCDATETIME() ORDER BY priority DESC, id) DELETE FROM cte"
                                         + " OUTPUT deleted.id, deleted.body",
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT TOP (?) 0, SYSUTCDATETIME(),"
-                                + " SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)) FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c",
-                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body, attempts, lease_token) SELECT TOP (?) 9,"
-                                + " DATEADD(day, 1, SYSUTCDATETIME()), SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)), ?, ?"
-                                + " FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c");
+                                + " SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)) FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c");
                 case "postgresql" -> new RawLoop(
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, statement_timestamp(), statement_timestamp(), ?)",
                         "DELETE FROM " + q + " WHERE id = (SELECT id FROM " + q + " WHERE visible_at <= statement_timestamp()"
                                 + " ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, body",
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT 0, statement_timestamp(),"
-                                + " statement_timestamp(), '\\x78'::bytea FROM generate_series(1, ?)",
-                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body, attempts, lease_token) SELECT 9,"
-                                + " statement_timestamp() + INTERVAL '1 day', statement_timestamp(), '\\x78'::bytea, ?, ?"
-                                + " FROM generate_series(1, ?)");
+                                + " statement_timestamp(), '\\x78'::bytea FROM generate_series(1, ?)");
                 default -> new RawLoop(
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, ?)",
                         "SELECT id, body FROM OLD TABLE (DELETE FROM " + q + " WHERE id IN (SELECT id FROM " + q
                                 + " WHERE visible_at <= CURRENT_TIMESTAMP ORDER BY priority DESC, id FETCH FIRST 1 ROW ONLY FOR UPDATE SKIP LOCKED))",
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT 0, CURRENT_TIMESTAMP,"
-                                + " CURRENT_TIMESTAMP, X'78' FROM SYSTEM_RANGE(1, ?)",
-                        "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body, attempts, lease_token) SELECT 9,"
-                                + " DATEADD('DAY', 1, CURRENT_TIMESTAMP), CURRENT_TIMESTAMP, X'78', ?, ? FROM SYSTEM_RANGE(1, ?)");
+                                + " CURRENT_TIMESTAMP, X'78' FROM SYSTEM_RANGE(1, ?)");
             };
         }
 
@@ -424,19 +417,25 @@ public final class EngineBenchmark {
         print("not-ready-ahead", 1, behind, clean);
     }
 
-    /** Rows that are not ready: delayed by a day, or leased for a day (an attempt counted, a token). */
+    /**
+     * Rows that are not ready, written by the engine itself at priority 9: sent with a delay of a
+     * day, or sent and then leased for a day (an attempt counted, a token), a thousand at a time.
+     */
     private void fillAhead(Connection c, int rows, boolean leased) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(raw.fillAheadSql())) {
-            boolean sqlServer = queue.dialect().name().equals("sqlserver"); // TOP (?) comes first there
-            ps.setInt(sqlServer ? 1 : 3, rows);
-            ps.setInt(sqlServer ? 2 : 1, leased ? 1 : 0);
-            if (leased) {
-                ps.setLong(sqlServer ? 3 : 2, 42L);
-            } else {
-                ps.setNull(sqlServer ? 3 : 2, java.sql.Types.BIGINT);
+        c.setAutoCommit(false);
+        List<OutgoingMessage> batch = new ArrayList<>(QueueTable.MAX_CLAIM);
+        for (int sent = 0; sent < rows; sent += batch.size()) {
+            batch.clear();
+            for (int i = 0; i < Math.min(QueueTable.MAX_CLAIM, rows - sent); i++) {
+                batch.add(OutgoingMessage.bytes(BODY).priority(9).delay(leased ? Duration.ZERO : Duration.ofDays(1)).build());
             }
-            ps.executeUpdate();
+            queue.sendAll(c, batch);
+            if (leased) {
+                queue.lease(c, batch.size(), Duration.ofDays(1));
+            }
+            c.commit();
         }
+        c.setAutoCommit(true);
     }
 
     @FunctionalInterface
@@ -462,6 +461,7 @@ public final class EngineBenchmark {
         for (int round = 0; round < 10; round++) {
             topUp(c, 500);
             long start = System.nanoTime();
+            queue.revealDue(c); // a poller's, once a second: here once per 500 claims, more often
             claims += claimTimed(c, 500);
             nanos += System.nanoTime() - start;
         }

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -504,7 +505,18 @@ abstract class QueueContract {
                         c.setAutoCommit(false);
                         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
                         while (delivered.get() < keys * perKey && System.nanoTime() < deadline) {
-                            List<QueueMessage> taken = ordered.claim(c, 3);
+                            List<QueueMessage> taken;
+                            try {
+                                taken = ordered.claim(c, 3);
+                            } catch (SQLException e) {
+                                if (!q.dialect().isLockConflict(e)) {
+                                    throw e;
+                                }
+                                // A deadlock victim took nothing, as a delivery's rollback would (on
+                                // Babelfish, whose claims wait for held rows instead of skipping them).
+                                c.rollback();
+                                continue;
+                            }
                             if (taken.isEmpty()) {
                                 c.commit();
                                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
@@ -527,10 +539,17 @@ abstract class QueueContract {
                             if (fail) {
                                 c.rollback();
                                 rollbacks.incrementAndGet();
-                                for (QueueMessage m : taken) {
-                                    q.recordFailure(c, m, "rolled back on purpose");
+                                try {
+                                    for (QueueMessage m : taken) {
+                                        q.recordFailure(c, m, "rolled back on purpose");
+                                    }
+                                    c.commit();
+                                } catch (SQLException e) {
+                                    if (!q.dialect().isLockConflict(e)) {
+                                        throw e;
+                                    }
+                                    c.rollback(); // the failures go uncounted; the messages are in the queue
                                 }
-                                c.commit();
                             } else {
                                 c.commit();
                                 delivered.addAndGet(taken.size());
@@ -794,19 +813,27 @@ abstract class QueueContract {
     }
 
     @Test
-    void aQueueTableOfTheShapeBeforeExpiryAndOrderingGainsTheirColumnsAndKeepsItsMessagesInOrder() throws Exception {
+    void aQueueTableOfTheShapeBeforeExpiryOrderingAndHiddenRowsGainsTheirColumnsAndKeepsItsMessagesInOrder()
+            throws Exception {
         String t = queue.dialect().qualified(queue.name());
-        try (Statement s = connection.createStatement()) { // the shape of the release before
-            for (String suffix : List.of("_ordering", "_expiry")) {
+        boolean sqlServer = queue.dialect().name().equals("sqlserver");
+        try (Statement s = connection.createStatement()) { // the shapes of the releases before
+            for (String suffix : List.of("_ordering", "_expiry", "_ready", "_hidden")) {
                 String index = queue.dialect().quote(queue.name().table() + suffix);
-                s.execute(queue.dialect().name().equals("sqlserver") ? "DROP INDEX " + index + " ON " + t : "DROP INDEX " + index);
+                s.execute(sqlServer ? "DROP INDEX " + index + " ON " + t : "DROP INDEX " + index);
             }
             s.execute("ALTER TABLE " + t + " DROP COLUMN expires_at");
             s.execute("ALTER TABLE " + t + " DROP COLUMN ordering_key");
+            s.execute("ALTER TABLE " + t + " DROP COLUMN hidden");
             s.execute("ALTER TABLE " + queue.dialect().qualified(queue.deadLetterName()) + " DROP COLUMN ordering_key");
+            if (!sqlServer) { // SQL Server's is the clustered index, which stays
+                s.execute("CREATE INDEX " + queue.dialect().quote(queue.name().table() + "_dequeue") + " ON " + t
+                        + " (priority DESC, id)");
+            }
         }
         assertFalse(hasIndexOn(queue, "ordering_key"));
         assertFalse(hasIndexOn(queue, "expires_at"));
+        assertEquals(0, indexesLeadingWith(queue, "hidden") + indexesLeadingWith(queue, "visible_at"));
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + t + " (priority, body) VALUES (?, ?)")) {
             for (int i = 0; i < 100; i++) {
                 insert.setInt(1, i % 3 == 0 ? 1 : 0);
@@ -818,8 +845,11 @@ abstract class QueueContract {
         queue.createIfMissing(connection); // again, as every later start does: nothing left to change
         assertTrue(hasIndexOn(queue, "ordering_key"), "the populated table got its ordering index");
         assertTrue(hasIndexOn(queue, "expires_at"), "and its expiry index");
+        assertEquals(2, indexesLeadingWith(queue, "hidden") + indexesLeadingWith(queue, "visible_at"),
+                "and the ready index and the index of hidden rows (on H2 both lead with hidden)");
 
         queue.send(connection, OutgoingMessage.text("m100").timeToLive(Duration.ofHours(1)).orderingKey("k").build());
+        queue.send(connection, OutgoingMessage.text("tomorrow").delay(Duration.ofDays(1)).build());
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 100; i += 3) {
             expected.add("m" + i); // priority 1 first, each priority in send order
@@ -833,15 +863,20 @@ abstract class QueueContract {
         assertEquals(expected, texts(queue.inKeyOrder().claim(connection, 200)), "none lost, none reordered");
     }
 
-    private boolean hasIndexOn(QueueTable q, String firstColumn) throws SQLException {
+    private int indexesLeadingWith(QueueTable q, String firstColumn) throws SQLException {
+        int n = 0;
         try (ResultSet rs = connection.getMetaData().getIndexInfo(null, q.name().schema(), q.name().table(), false, false)) {
             while (rs.next()) {
                 if (firstColumn.equalsIgnoreCase(rs.getString("COLUMN_NAME")) && rs.getShort("ORDINAL_POSITION") == 1) {
-                    return true;
+                    n++;
                 }
             }
         }
-        return false;
+        return n;
+    }
+
+    private boolean hasIndexOn(QueueTable q, String firstColumn) throws SQLException {
+        return indexesLeadingWith(q, firstColumn) > 0;
     }
 
     @Test
@@ -867,10 +902,51 @@ abstract class QueueContract {
 
         List<QueueMessage> later = new ArrayList<>();
         Await.until(Duration.ofSeconds(20), "the delayed message is visible", () -> {
+            queue.revealDue(connection); // as every poller does
             later.addAll(queue.claim(connection, 10));
             return !later.isEmpty();
         });
         assertEquals(List.of("later"), texts(later));
+    }
+
+    @Test
+    void aMessageDelayedASecondOrMoreIsHiddenUntilARevealAfterItsTime() throws Exception {
+        queue.send(connection, OutgoingMessage.text("later").delay(QueueTable.HIDDEN_FROM).priority(9).build());
+        queue.send(connection, OutgoingMessage.text("soon").delay(QueueTable.HIDDEN_FROM.minusMillis(1)).build());
+        assertEquals(Arrays.asList(1, null), hiddenColumn(), "only the delay of a second or more hides its message");
+
+        Await.until(Duration.ofSeconds(20), "both messages' time has come", () -> queue.stats(connection).ready() == 2);
+        assertEquals(List.of("soon"), texts(queue.claim(connection, 10)),
+                "a hidden message is not claimed, though its time has come, until it is revealed");
+        assertFalse(queue.peek(connection), "nor does a peek see it");
+        assertEquals(1, queue.revealDue(connection));
+        assertEquals(Collections.singletonList(null), hiddenColumn());
+        assertTrue(queue.peek(connection));
+        assertEquals(List.of("later"), texts(queue.claim(connection, 10)));
+        assertEquals(0, queue.revealDue(connection), "nothing left to reveal");
+    }
+
+    @Test
+    void aRevealLeavesHiddenMessagesWhoseTimeHasNotCome() throws SQLException {
+        queue.send(connection, OutgoingMessage.text("tomorrow").delay(Duration.ofDays(1)).build());
+        queue.send(connection, text("leased"));
+        assertEquals(List.of("leased"), queue.lease(connection, 10, Duration.ofHours(1)).stream()
+                .map(m -> m.message().text()).toList());
+        assertEquals(0, queue.revealDue(connection));
+        assertEquals(List.of(1, 1), hiddenColumn());
+    }
+
+    /** The queue's {@code hidden} column, in id order. */
+    private List<Integer> hiddenColumn() throws SQLException {
+        List<Integer> values = new ArrayList<>();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT hidden FROM " + queue.dialect().qualified(queue.name()) + " ORDER BY id")) {
+            while (rs.next()) {
+                int v = rs.getInt(1);
+                values.add(rs.wasNull() ? null : v);
+            }
+        }
+        return values;
     }
 
     @Test
@@ -994,6 +1070,7 @@ abstract class QueueContract {
 
         List<LeasedMessage> second = new ArrayList<>();
         Await.until(Duration.ofSeconds(20), "the lease runs out", () -> {
+            queue.revealDue(connection);
             second.addAll(queue.lease(connection, 1, Duration.ofMinutes(5)));
             return !second.isEmpty();
         });
@@ -1028,6 +1105,7 @@ abstract class QueueContract {
         }
         List<LeasedMessage> retried = new ArrayList<>();
         Await.until(Duration.ofSeconds(20), "the back-off ends", () -> {
+            q.revealDue(connection);
             retried.addAll(q.lease(connection, 1, Duration.ofMinutes(1)));
             return !retried.isEmpty();
         });
@@ -1149,6 +1227,7 @@ abstract class QueueContract {
 
         List<QueueMessage> second = new ArrayList<>();
         Await.until(Duration.ofSeconds(20), "the back-off ends", () -> {
+            q.revealDue(connection);
             second.addAll(q.claim(connection, 1));
             if (second.isEmpty()) {
                 connection.commit(); // each poll its own transaction, as a poller's (H2's clock stands still in one)

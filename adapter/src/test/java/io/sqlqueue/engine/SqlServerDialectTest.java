@@ -36,8 +36,8 @@ class SqlServerDialectTest {
     void theClaimIsOneStatementSkippingLockedRowsInTheJoinShape() {
         String claim = sql.claim().jdbcSql();
         assertTrue(claim.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
-                + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
-                + " ORDER BY priority DESC, id) "), claim);
+                + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE hidden IS NULL AND visible_at <="
+                + " SYSUTCDATETIME() ORDER BY hidden, priority DESC, id) "), claim);
         assertTrue(claim.endsWith("DELETE FROM [dbo].[orders] WITH (ROWLOCK, READPAST) OUTPUT deleted.id, deleted.priority,"
                 + " deleted.headers, deleted.body, deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key,"
                 + " deleted.ordering_key, deleted.expires_at, SYSUTCDATETIME() WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
@@ -50,8 +50,9 @@ class SqlServerDialectTest {
         assertTrue(lease.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK,"), lease);
         assertTrue(lease.contains("UPDATE [dbo].[orders] WITH (ROWLOCK, READPAST) SET visible_at = DATEADD(millisecond, ?, DATEADD(second, ?,"
-                + " SYSUTCDATETIME())), attempts = CASE WHEN attempts < 0 THEN 1 WHEN attempts >= 2147483647 THEN attempts"
-                + " ELSE attempts + 1 END, lease_token = ? OUTPUT inserted.id"), lease);
+                + " SYSUTCDATETIME())), hidden = CASE WHEN ? >= 1000 THEN 1 END, attempts = CASE WHEN attempts < 0 THEN 1"
+                + " WHEN attempts >= 2147483647 THEN attempts ELSE attempts + 1 END, lease_token = ? OUTPUT inserted.id"),
+                lease);
         assertTrue(lease.endsWith(" WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
                 + " AND visible_at <= SYSUTCDATETIME()"), lease);
     }
@@ -86,7 +87,7 @@ class SqlServerDialectTest {
     @Test
     void peekSkipsLockedRowsAndStatsDoNotBlock() {
         assertEquals("SELECT TOP (1) 1 FROM [dbo].[orders] AS m WITH (READPAST, READCOMMITTEDLOCK)"
-                + " WHERE visible_at <= SYSUTCDATETIME()", sql.peek().jdbcSql());
+                + " WHERE hidden IS NULL AND visible_at <= SYSUTCDATETIME()", sql.peek().jdbcSql());
         assertTrue(sql.stats().jdbcSql().endsWith("FROM [dbo].[orders] WITH (NOLOCK)"));
     }
 
@@ -170,6 +171,26 @@ class SqlServerDialectTest {
     }
 
     @Test
+    void claimsReadAFilteredIndexOfTheRowsThatAreNotHiddenAndRevealsOneOfTheHiddenRows() {
+        assertTrue(sql.create().get(0).contains("hidden SMALLINT NULL, "), sql.create().get(0));
+        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
+                + " AND name = N'hidden') ALTER TABLE [dbo].[orders] ADD hidden SMALLINT NULL", sql.create().get(10));
+        assertTrue(sql.create().get(11).endsWith("AND ic.key_ordinal = 1 AND c.name = N'hidden') CREATE NONCLUSTERED INDEX"
+                + " [orders_ready] ON [dbo].[orders] (hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL"),
+                sql.create().get(11));
+        assertTrue(sql.create().get(12).endsWith("AND ic.key_ordinal = 1 AND c.name = N'visible_at') CREATE NONCLUSTERED"
+                + " INDEX [orders_hidden] ON [dbo].[orders] (visible_at) WHERE hidden IS NOT NULL"), sql.create().get(12));
+        assertEquals("UPDATE TOP (1000) [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL"
+                + " WHERE hidden IS NOT NULL AND visible_at <= SYSUTCDATETIME()",
+                sql.reveal().withLiteral("n", 1000).jdbcSql());
+        assertTrue(sql.insert().jdbcSql().contains(", ?, CASE WHEN ? >= 1000 THEN 1 END)"), sql.insert().jdbcSql());
+        assertTrue(sql.retryLeased().jdbcSql().contains(", hidden = CASE WHEN ? >= 1000 THEN 1 END, lease_token = NULL"),
+                sql.retryLeased().jdbcSql());
+        assertTrue(sql.releaseLeased().jdbcSql().contains(", hidden = NULL, lease_token = NULL"),
+                sql.releaseLeased().jdbcSql());
+    }
+
+    @Test
     void theExpirySweepDeletesTopThroughTheFilteredIndexSkippingHeldAndLeasedRows() {
         assertTrue(sql.create().get(9).endsWith("CREATE NONCLUSTERED INDEX [orders_expiry] ON [dbo].[orders] (expires_at)"
                 + " WHERE expires_at IS NOT NULL"), sql.create().get(9));
@@ -190,21 +211,21 @@ class SqlServerDialectTest {
                 TableName.parse("dbo.orders_dlq"), true);
         String claim = ordered.claim().withLiteral("n", 10).jdbcSql();
         assertTrue(claim.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (10) priority, id FROM [dbo].[orders]"
-                + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE visible_at <= SYSUTCDATETIME()"
-                + " AND (m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS earlier"
+                + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE hidden IS NULL AND visible_at <="
+                + " SYSUTCDATETIME() AND (m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS earlier"
                 + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key"
-                + " AND earlier.id < m.id)) ORDER BY priority DESC, id) DELETE FROM"), claim);
+                + " AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id) DELETE FROM"), claim);
         assertFalse(sql.claim().jdbcSql().contains("ordering_key = m.ordering_key"), "unordered claims do not look");
-        assertTrue(ordered.lease().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY priority DESC, id) UPDATE"));
-        assertTrue(ordered.hold().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY priority DESC, id"));
+        assertTrue(ordered.lease().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id) UPDATE"));
+        assertTrue(ordered.hold().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id"));
     }
 
     @Test
     void aQueueOrDeadLetterTableWithAnEnabledTriggerIsRefusedAtStartup() {
-        String check = sql.create().get(10);
+        String check = sql.create().get(13);
         assertTrue(check.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'[dbo].[orders]')"
                 + " AND is_disabled = 0) THROW 51001, N'the queue table orders has an enabled trigger"), check);
-        String deadLetters = sql.create().get(11);
+        String deadLetters = sql.create().get(14);
         assertTrue(deadLetters.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id ="
                 + " OBJECT_ID(N'[dbo].[orders_dlq]') AND is_disabled = 0) THROW 51001, N'the dead-letter table"
                 + " orders_dlq has an enabled trigger"), deadLetters);

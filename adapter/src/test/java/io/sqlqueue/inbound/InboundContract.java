@@ -1141,6 +1141,21 @@ abstract class InboundContract {
         }
     }
 
+    /**
+     * Messages hidden for a second or more (a delay, the lease of a consumer that died) wait out of
+     * the claims' way, and the pollers reveal and deliver them once their time has come.
+     */
+    @Test
+    void messagesHiddenUntilTheirTimeAreDeliveredOnceItHasCome() throws Exception {
+        long delayed = table.send(admin, OutgoingMessage.text("in a second").delay(QueueTable.HIDDEN_FROM).build());
+        long abandoned = table.send(admin, OutgoingMessage.text("leased by a consumer that died").build());
+        assertEquals(List.of(abandoned), table.lease(admin, 10, QueueTable.HIDDEN_FROM).stream()
+                .map(m -> m.message().id()).toList(), "the delayed message is hidden from the lease");
+        assertEquals(2, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.name()) + " WHERE hidden = 1"));
+        activate(spec(), recording(), false, true);
+        assertExactlyOnce(List.of(delayed, abandoned));
+    }
+
     /** What three deliveries leave behind when their server dies in onMessage: counted leases, never settled. */
     private void crashThreeTimesDelivering(long message) throws SQLException {
         for (int crash = 1; crash <= 3; crash++) {
