@@ -182,13 +182,18 @@ final class H2Dialect extends Dialect {
      * Locks the rows of :ids that no other transaction holds and that are still ready (another
      * consumer may have leased or taken one since the candidates were read), and returns them.
      */
-    private String lockIds(String q) {
+    private static String lockIds(String q) {
         return "SELECT id FROM " + q + " WHERE " + stillReady() + " FOR UPDATE SKIP LOCKED";
     }
 
-    /** Re-checked by the lock and by the claim itself, against the latest committed rows. */
-    private String stillReady() {
-        return "id = ANY(:ids) AND " + ready();
+    /**
+     * Re-checked by the lock and by the claim itself, against the latest committed rows. Not
+     * {@code hidden}: with it H2 took the rows through the ready index, and its FOR UPDATE locked
+     * every ready row (20 claims/s at 4 threads); a row hidden since the candidates were read has
+     * its {@code visible_at} ahead.
+     */
+    private static String stillReady() {
+        return "id = ANY(:ids) AND visible_at <= CURRENT_TIMESTAMP";
     }
 
     private String next(String q) {
@@ -226,7 +231,7 @@ final class H2Dialect extends Dialect {
     }
 
     /** Locks up to {@code n} of the candidates no other transaction holds, paging on; returns their ids. */
-    private Long[] lockNext(Connection c, QueueSql sql, int n, Candidates candidatesQuery) throws SQLException {
+    private static Long[] lockNext(Connection c, QueueSql sql, int n, Candidates candidatesQuery) throws SQLException {
         SqlTemplate lock = new SqlTemplate(lockIds(sql.tableName()));
         Set<Long> ours = new LinkedHashSet<>();
         for (int offset = 0; ours.size() < n && offset < MAX_SCAN; ) {

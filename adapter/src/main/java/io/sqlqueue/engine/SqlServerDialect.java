@@ -119,14 +119,8 @@ final class SqlServerDialect extends Dialect {
                         + "CREATE CLUSTERED INDEX " + quote(d + "_failed") + " ON " + dlq + " (failed_at, id); "
                         + "END",
                 // On its own, so that dead-letter tables created before the requeue existed get it too.
-                // Found by its first key column, not by name: T-SQL engines that keep other names in
-                // sys.indexes (Babelfish) would otherwise run the CREATE again and fail. An index an
-                // operator made on dedup_key serves the requeue as well, so it counts.
-                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
-                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + dlq + "')"
-                        + " AND ic.key_ordinal = 1 AND c.name = N'dedup_key')"
-                        + " CREATE NONCLUSTERED INDEX " + quote(d + "_dedup") + " ON " + dlq
-                        + " (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL",
+                indexUnlessOneLeadsWith(dlq, "dedup_key", quote(d + "_dedup"),
+                        "(dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL"),
                 // Tables made before the clock defaults existed get them: a catalog change only.
                 clockDefault(q, t, "visible_at"),
                 clockDefault(q, t, "enqueued_at"),
@@ -135,37 +129,23 @@ final class SqlServerDialect extends Dialect {
                 addColumnIfMissing(q, "expires_at", "DATETIME2(7)"),
                 addColumnIfMissing(q, "ordering_key", "NVARCHAR(200)"),
                 addColumnIfMissing(dlq, "ordering_key", "NVARCHAR(200)"),
-                // Ordered delivery probes it once per row a claim looks at. Found by its first key
-                // column, like the dead letters' dedup index. Built offline here: on a populated table
-                // of an earlier release, SQL Server's offline build holds a shared table lock, which
-                // blocks sends and claims, until it has read the table; where that is too long, an
-                // administrator builds it first, WITH (ONLINE = ON) on editions that have it
-                // (admin/sqlserver-schema.sql has the statement), and this finds it.
-                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
-                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + q + "')"
-                        + " AND ic.key_ordinal = 1 AND c.name = N'ordering_key')"
-                        + " CREATE NONCLUSTERED INDEX " + quote(t + "_ordering") + " ON " + q
-                        + " (ordering_key, id) WHERE ordering_key IS NOT NULL",
+                // Ordered delivery probes it once per row a claim looks at. Built offline here: on a
+                // populated table of an earlier release, SQL Server's offline build holds a shared
+                // table lock, which blocks sends and claims, until it has read the table; where that is
+                // too long, an administrator builds it first, WITH (ONLINE = ON) on editions that have
+                // it (admin/sqlserver-schema.sql has the statement), and this finds it.
+                indexUnlessOneLeadsWith(q, "ordering_key", quote(t + "_ordering"),
+                        "(ordering_key, id) WHERE ordering_key IS NOT NULL"),
                 // The expiry sweep's, built the same way.
-                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
-                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + q + "')"
-                        + " AND ic.key_ordinal = 1 AND c.name = N'expires_at')"
-                        + " CREATE NONCLUSTERED INDEX " + quote(t + "_expiry") + " ON " + q
-                        + " (expires_at) WHERE expires_at IS NOT NULL",
+                indexUnlessOneLeadsWith(q, "expires_at", quote(t + "_expiry"),
+                        "(expires_at) WHERE expires_at IS NOT NULL"),
                 // Tables made before hidden rows existed get the column (nullable: a catalog change only)
                 addColumnIfMissing(q, "hidden", "SMALLINT"),
-                // The claims' ready index and the reveal's index of hidden rows, found and built the
-                // same way: each is the only index whose first key column is hidden, or visible_at.
-                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
-                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + q + "')"
-                        + " AND ic.key_ordinal = 1 AND c.name = N'hidden')"
-                        + " CREATE NONCLUSTERED INDEX " + quote(t + "_ready") + " ON " + q
-                        + " (hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL",
-                "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
-                        + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + q + "')"
-                        + " AND ic.key_ordinal = 1 AND c.name = N'visible_at')"
-                        + " CREATE NONCLUSTERED INDEX " + quote(t + "_hidden") + " ON " + q
-                        + " (visible_at) WHERE hidden IS NOT NULL",
+                // The claims' ready index and the reveal's index of hidden rows, built the same way.
+                indexUnlessOneLeadsWith(q, "hidden", quote(t + "_ready"),
+                        "(hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL"),
+                indexUnlessOneLeadsWith(q, "visible_at", quote(t + "_hidden"),
+                        "(visible_at) WHERE hidden IS NOT NULL"),
                 // Claims return their rows with OUTPUT (error 334 on a table with an enabled
                 // trigger), and dead-lettering and requeueing move rows with OUTPUT … INTO the other
                 // table (error 331 on such a target): say so at startup, not at the first claim.
@@ -173,6 +153,19 @@ final class SqlServerDialect extends Dialect {
                         + " refuses on such a table (error 334)"),
                 refuseTriggers(dlq, "the dead-letter table " + d, "dead letters are moved into it with"
                         + " OUTPUT … INTO, which SQL Server refuses on such a table (error 331)"));
+    }
+
+    /**
+     * Creates a non-clustered index on {@code table} unless one of its indexes has {@code firstColumn}
+     * as its first key column. Found by that column, not by name: T-SQL engines that keep other
+     * names in sys.indexes (Babelfish) would otherwise run the CREATE again and fail; and an index
+     * an operator made to the same end counts.
+     */
+    private static String indexUnlessOneLeadsWith(String table, String firstColumn, String index, String definition) {
+        return "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
+                + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + table + "')"
+                + " AND ic.key_ordinal = 1 AND c.name = N'" + firstColumn + "')"
+                + " CREATE NONCLUSTERED INDEX " + index + " ON " + table + " " + definition;
     }
 
     /** Adds a nullable column to a table made by an earlier release, where it is missing. */

@@ -19,8 +19,9 @@ import javax.sql.DataSource;
 /**
  * The baseline: what an application would write by hand without the adapter. Plain threads, each
  * taking a connection from the same JDBC resource per transaction, claiming one message with the
- * seeds' one-statement dequeue ({@code DELETE … FOR UPDATE SKIP LOCKED … RETURNING} on PostgreSQL),
- * doing the beans' work and committing. H2 has no one-statement claim that locks only the row it
+ * seeds' one-statement dequeue ({@code DELETE … FOR UPDATE SKIP LOCKED … RETURNING} on PostgreSQL,
+ * reading the rows that are not hidden in the ready index's order, as the adapter's tables are
+ * indexed), doing the beans' work and committing. H2 has no one-statement claim that locks only the row it
  * returns, so on H2 the raw loop claims through the engine.
  */
 final class RawLoop {
@@ -46,7 +47,8 @@ final class RawLoop {
                 if (postgres) {
                     String q = "\"" + queue + "\"";
                     try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + q + " WHERE id = (SELECT id FROM "
-                            + q + " WHERE visible_at <= statement_timestamp() ORDER BY priority DESC, id LIMIT 1"
+                            + q + " WHERE hidden IS NULL AND visible_at <= statement_timestamp()"
+                            + " ORDER BY hidden, priority DESC, id LIMIT 1"
                             + " FOR UPDATE SKIP LOCKED) RETURNING id, body"); ResultSet rs = ps.executeQuery()) {
                         if (rs.next()) {
                             id = rs.getLong(1);
