@@ -252,7 +252,12 @@ public abstract class Dialect {
 
     /** The rows a claim may take, on a row aliased {@code m} or unaliased: not hidden, and visible now. */
     final String ready() {
-        return "hidden IS NULL AND visible_at <= " + now();
+        return notHidden() + " AND visible_at <= " + now();
+    }
+
+    /** The condition of a row that is not hidden: the one that the ready index is filtered on, where it is. */
+    String notHidden() {
+        return "hidden IS NULL";
     }
 
     /** The hidden rows whose time has passed, for {@link #reveal}. */

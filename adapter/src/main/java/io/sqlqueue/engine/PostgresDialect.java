@@ -117,6 +117,22 @@ final class PostgresDialect extends Dialect {
     }
 
     /**
+     * {@code hidden IS NULL}, written so that the planner does not take it for rare. Without
+     * statistics on the column (a table not yet analyzed: new, or just given the column) PostgreSQL
+     * estimates {@code IS NULL} at 0.5% of the rows, and planned the claim as a bitmap scan of the
+     * whole ready index and a sort, reading every ready row for each claim (1,192 deliveries/s
+     * against 4,039, end to end); a comparison it estimates at a third, and the claim reads the
+     * ready index in order, its first entries. The ready index is filtered on the same expression,
+     * which is how the planner sees that it holds the rows.
+     */
+    private static final String NOT_HIDDEN = "COALESCE(hidden, 0) < 1";
+
+    @Override
+    String notHidden() {
+        return NOT_HIDDEN;
+    }
+
+    /**
      * An index of the queue table added after the first release: its name's suffix, first column
      * (no other index of ours starts with it), columns and the condition of the rows it holds.
      */
@@ -134,7 +150,7 @@ final class PostgresDialect extends Dialect {
      * earlier release keeps (see {@link #createIndexesAfterUpgrade}).
      */
     private static final LaterIndex READY = new LaterIndex("_ready", "hidden", "(hidden, priority DESC, id)"
-            + " INCLUDE (visible_at)", "hidden IS NULL");
+            + " INCLUDE (visible_at)", NOT_HIDDEN);
     /** The reveal's: hidden rows by the time they are due. */
     private static final LaterIndex HIDDEN = new LaterIndex("_hidden", "visible_at", "(visible_at)",
             "hidden IS NOT NULL");
@@ -372,7 +388,8 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String peek(String q, String and) {
-        return "SELECT 1 FROM " + q + " AS m WHERE " + ready() + and + " LIMIT 1";
+        // In the index's order: without it the planner may read the table from its start, past every hidden row.
+        return "SELECT 1 FROM " + q + " AS m WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER + " LIMIT 1";
     }
 
     /** The due rows' ids, earliest first, locked, skipping rows others hold; then one update by id. */

@@ -211,7 +211,7 @@ public final class EngineBenchmark {
                                 + " SYSUTCDATETIME(), CAST('x' AS VARBINARY(MAX)) FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c");
                 case "postgresql" -> new RawLoop(
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) VALUES (0, statement_timestamp(), statement_timestamp(), ?)",
-                        "DELETE FROM " + q + " WHERE id = (SELECT id FROM " + q + " WHERE hidden IS NULL AND visible_at <= statement_timestamp()"
+                        "DELETE FROM " + q + " WHERE id = (SELECT id FROM " + q + " WHERE COALESCE(hidden, 0) < 1 AND visible_at <= statement_timestamp()"
                                 + " ORDER BY hidden, priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, body",
                         "INSERT INTO " + q + " (priority, visible_at, enqueued_at, body) SELECT 0, statement_timestamp(),"
                                 + " statement_timestamp(), '\\x78'::bytea FROM generate_series(1, ?)");

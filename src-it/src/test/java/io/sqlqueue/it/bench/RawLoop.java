@@ -47,7 +47,7 @@ final class RawLoop {
                 if (postgres) {
                     String q = "\"" + queue + "\"";
                     try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + q + " WHERE id = (SELECT id FROM "
-                            + q + " WHERE hidden IS NULL AND visible_at <= statement_timestamp()"
+                            + q + " WHERE COALESCE(hidden, 0) < 1 AND visible_at <= statement_timestamp()"
                             + " ORDER BY hidden, priority DESC, id LIMIT 1"
                             + " FOR UPDATE SKIP LOCKED) RETURNING id, body"); ResultSet rs = ps.executeQuery()) {
                         if (rs.next()) {
