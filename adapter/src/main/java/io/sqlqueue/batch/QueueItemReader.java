@@ -151,11 +151,13 @@ public class QueueItemReader extends AbstractItemReader {
         Duration pause = Duration.ofMillis(20);
         while (true) {
             try (Connection c = resource.getConnection()) {
-                if (System.nanoTime() - lastReveal >= QueueTable.HIDDEN_FROM.toNanos()) {
+                boolean revealedFirst = System.nanoTime() - lastReveal >= QueueTable.HIDDEN_FROM.toNanos();
+                if (revealedFirst) {
                     revealDue(c);
                 }
                 buffer.addAll(holdNext(c));
-                if (buffer.isEmpty() && revealDue(c) > 0) {
+                // Nothing to read: reveal, unless that just ran (the hold has seen what it revealed).
+                if (buffer.isEmpty() && !revealedFirst && revealDue(c) > 0) {
                     buffer.addAll(holdNext(c));
                 }
             }

@@ -72,7 +72,8 @@ public final class QueueTable {
     private final ConcurrentMap<Integer, SqlTemplate> leases = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holds = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holdsAfter = new ConcurrentHashMap<>();
-    private final ConcurrentMap<Integer, SqlTemplate> reveals = new ConcurrentHashMap<>();
+    /** The reveal of {@link #revealDue}, its size ({@link #MAX_CLAIM}) a literal. */
+    private final SqlTemplate reveal;
 
     /**
      * @param dialect         the database's dialect ({@link Dialect#of(Connection)})
@@ -94,6 +95,7 @@ public final class QueueTable {
         this.keyOrder = false;
         this.discardExpired = false;
         this.deadLetters = new DeadLetters(dialect, name, deadLetterName, sql);
+        this.reveal = sql.reveal().withLiteral("n", MAX_CLAIM);
     }
 
     private QueueTable(QueueTable base, boolean keyOrder, boolean discardExpired) {
@@ -105,6 +107,7 @@ public final class QueueTable {
         this.keyOrder = keyOrder;
         this.discardExpired = discardExpired;
         this.deadLetters = base.deadLetters;
+        this.reveal = base.reveal; // the same in every key order
     }
 
     /**
@@ -573,7 +576,6 @@ public final class QueueTable {
      * the database can (H2 waits for them).
      */
     public int revealDue(Connection c) throws SQLException {
-        SqlTemplate reveal = sized(reveals, sql.reveal(), MAX_CLAIM);
         return dialect.withClaimIsolation(c, () -> {
             try (SqlTemplate.Bound b = reveal.prepare(c)) {
                 return b.executeUpdate();
