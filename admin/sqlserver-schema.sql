@@ -11,12 +11,32 @@
 -- compares the catalog with the adapter's own tables). Names: letters, digits and underscores,
 -- starting with a letter or underscore, at most 48 characters (the adapter refuses others).
 
+-- The SET options that filtered indexes and indexes on computed columns need, for creating them and
+-- for every later INSERT, UPDATE and DELETE on their tables (otherwise Msg 1934). sqlcmd runs with
+-- QUOTED_IDENTIFIER OFF unless started with -I; drivers (JDBC, ODBC, .NET) and SSMS set them all ON.
+-- QUOTED_IDENTIFIER takes effect when a batch is parsed: set here, in a batch of its own, it holds
+-- for every batch after it. A session that writes rows by hand needs the same (README, "Writing
+-- rows by hand").
+SET QUOTED_IDENTIFIER ON;
+SET ANSI_NULLS ON;
+SET ANSI_PADDING ON;
+SET ANSI_WARNINGS ON;
+SET ARITHABORT ON;
+SET CONCAT_NULL_YIELDS_NULL ON;
+SET NUMERIC_ROUNDABORT OFF;
+GO
+
 SET XACT_ABORT ON;
 BEGIN TRANSACTION;
 
 -- The queue. Clustered on the dequeue order (priority DESC, id): a claim is an ordered range scan,
 -- inserts append at the end of their priority. The primary key on id serves acks and retries.
 -- The database clock fills visible_at and enqueued_at, so a row written by hand needs only a body.
+-- Keys (dedup_key, ordering_key) compare code point by code point, whatever the database's collation
+-- (its default ignores case), and the unique index tells apart keys that differ only in trailing
+-- spaces, which = ignores under every collation, by their length (dedup_key_length, computed).
+-- Row locks only, never a table lock: an ordered claim keeps the locks of the rows it walks past
+-- until its delivery ends, and past 5,000 of them SQL Server would lock the whole table that long.
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)]', N'U') IS NULL BEGIN
     CREATE TABLE [$(Schema)].[$(Queue)] (
         id BIGINT IDENTITY(1,1) NOT NULL,
@@ -24,19 +44,21 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)]', N'U') IS NULL BEGIN
         visible_at DATETIME2(7) NOT NULL CONSTRAINT [$(Queue)_visible_at_df] DEFAULT SYSUTCDATETIME(),
         enqueued_at DATETIME2(7) NOT NULL CONSTRAINT [$(Queue)_enqueued_at_df] DEFAULT SYSUTCDATETIME(),
         attempts INT NOT NULL DEFAULT 0,
-        dedup_key NVARCHAR(200) NULL,
+        dedup_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL,
         headers NVARCHAR(MAX) NULL,
         body VARBINARY(MAX) NOT NULL,
         last_error NVARCHAR(2000) NULL,
         lease_token BIGINT NULL,
         expires_at DATETIME2(7) NULL,
-        ordering_key NVARCHAR(200) NULL,
+        ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL,
         hidden SMALLINT NULL,
+        dedup_key_length AS DATALENGTH(dedup_key),
         CONSTRAINT [$(Queue)_pk] PRIMARY KEY NONCLUSTERED (id));
     CREATE UNIQUE CLUSTERED INDEX [$(Queue)_dequeue] ON [$(Schema)].[$(Queue)] (priority DESC, id);
     -- deduplication: one queued message per dedup_key
-    CREATE UNIQUE NONCLUSTERED INDEX [$(Queue)_dedup] ON [$(Schema)].[$(Queue)] (dedup_key)
+    CREATE UNIQUE NONCLUSTERED INDEX [$(Queue)_dedup] ON [$(Schema)].[$(Queue)] (dedup_key, dedup_key_length)
         WHERE dedup_key IS NOT NULL;
+    ALTER TABLE [$(Schema)].[$(Queue)] SET (LOCK_ESCALATION = DISABLE);
 END;
 -- A queue table made by a release before expiry and ordering keys gets their columns (nullable: a
 -- catalog change only).
@@ -45,7 +67,7 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema
     ALTER TABLE [$(Schema)].[$(Queue)] ADD expires_at DATETIME2(7) NULL;
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
         AND name = N'ordering_key')
-    ALTER TABLE [$(Schema)].[$(Queue)] ADD ordering_key NVARCHAR(200) NULL;
+    ALTER TABLE [$(Schema)].[$(Queue)] ADD ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL;
 -- And one before hidden rows (1 while a message waits a second or more for its visible_at) gets that.
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
         AND name = N'hidden')
@@ -59,12 +81,12 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN
         visible_at DATETIME2(7) NOT NULL,
         enqueued_at DATETIME2(7) NOT NULL,
         attempts INT NOT NULL,
-        dedup_key NVARCHAR(200) NULL,
+        dedup_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL,
         headers NVARCHAR(MAX) NULL,
         body VARBINARY(MAX) NOT NULL,
         last_error NVARCHAR(2000) NULL,
         failed_at DATETIME2(7) NOT NULL,
-        ordering_key NVARCHAR(200) NULL);
+        ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL);
     CREATE CLUSTERED INDEX [$(Queue)_dlq_failed] ON [$(Schema)].[$(Queue)_dlq] (failed_at, id);
     -- the requeue keeps one dead letter per dedup_key
     CREATE NONCLUSTERED INDEX [$(Queue)_dlq_dedup] ON [$(Schema)].[$(Queue)_dlq] (dedup_key, failed_at, id)
@@ -72,7 +94,7 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN
 END;
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]')
         AND name = N'ordering_key')
-    ALTER TABLE [$(Schema)].[$(Queue)_dlq] ADD ordering_key NVARCHAR(200) NULL;
+    ALTER TABLE [$(Schema)].[$(Queue)_dlq] ADD ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL;
 
 -- The completion journal (activation property journal=true): one row per finished message.
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)_journal]', N'U') IS NULL BEGIN
@@ -107,12 +129,14 @@ IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object
     CREATE NONCLUSTERED INDEX [$(Queue)_expiry] ON [$(Schema)].[$(Queue)] (expires_at)
         WHERE expires_at IS NOT NULL;
 -- Claims read the messages that are not hidden here, in the dequeue order: messages waiting for
--- their time (delayed, backing off, leased) are not in their way. The same holds for it.
+-- their time (delayed, backing off, leased) are not in their way. It holds all a claim reads, the
+-- ordered claim's ordering_key included, so the rows a claim walks past are locked here alone. The
+-- same holds for it.
 IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id
         AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
         AND ic.key_ordinal = 1 AND c.name = N'hidden')
     CREATE NONCLUSTERED INDEX [$(Queue)_ready] ON [$(Schema)].[$(Queue)] (hidden, priority DESC, id)
-        INCLUDE (visible_at) WHERE hidden IS NULL;
+        INCLUDE (visible_at, ordering_key) WHERE hidden IS NULL;
 -- Pollers reveal hidden messages whose time has come through this one; the same holds for it.
 IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id
         AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')

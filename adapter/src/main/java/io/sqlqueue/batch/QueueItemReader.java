@@ -115,6 +115,9 @@ public class QueueItemReader extends AbstractItemReader {
         try (Connection c = resource.getConnection()) {
             table = new QueueTable(Dialect.of(c), name, null, new RetryPolicy(attempts,
                     RetryPolicy.DEFAULT.backoff(), RetryPolicy.DEFAULT.maxBackoff()));
+            if (!create) {
+                table.checkExisting(c); // tables a DBA made: refused here if the database cannot use them
+            }
         } catch (IllegalArgumentException e) {
             throw p.invalid("queue", name, e.getMessage());
         }

@@ -77,7 +77,7 @@ public final class CompletionJournal {
      * start at once. Call it on a connection that is not part of another transaction.
      */
     public void createIfMissing(Connection c) throws SQLException {
-        SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, sql.create());
+        SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name, sql.create());
     }
 
     /** Writes one row in the caller's transaction: rolled back with it, committed with it. */

@@ -143,11 +143,11 @@ public abstract class Dialect {
                 q,
                 dlq,
                 createStatements(queue, deadLetters),
-                createLock(),
                 new SqlTemplate(insert(q)),
                 new SqlTemplate(insertIfAbsent(q)),
                 insertForBatch(q) == null ? null : new SqlTemplate(insertForBatch(q)),
-                new SqlTemplate("SELECT id FROM " + q + " WHERE dedup_key = :dedupKey"),
+                new SqlTemplate("SELECT id FROM " + q + " WHERE dedup_key IS NOT NULL AND "
+                        + sameKey("dedup_key", keyParameter("dedupKey"))),
                 candidates(q, order) == null ? null : new SqlTemplate(candidates(q, order)),
                 candidates(q, AND_AFTER + order) == null ? null : new SqlTemplate(candidates(q, AND_AFTER + order)),
                 new SqlTemplate(claim(q, order)),
@@ -188,7 +188,6 @@ public abstract class Dialect {
         return new JournalSql(
                 j,
                 createJournalStatements(journal),
-                createLock(),
                 new SqlTemplate("INSERT INTO " + j + " (" + JOURNAL_COLUMNS + ") VALUES (:messageId, :enqueuedAt,"
                         + " :claimedAt, :completedAt, :attempts, :outcome, :consumer)"),
                 new SqlTemplate(deleteBefore(j, "completed_at")));
@@ -224,7 +223,56 @@ public abstract class Dialect {
     }
 
     /** A statement taking a transaction-scoped lock on :resource (or :key, a hash of it); null if none. */
-    abstract SqlTemplate createLock();
+    SqlTemplate createLock() {
+        return null;
+    }
+
+    /**
+     * Refuses, with an error naming the table and the fix, existing tables this dialect cannot use
+     * as they are (made by hand, by a DBA's script, or changed since); nothing by default. Reads the
+     * catalog only.
+     */
+    void checkExisting(Connection c, TableName queue, TableName deadLetters) throws SQLException {
+    }
+
+    /**
+     * The exception to throw for {@code e}, from a statement on {@code queue}'s tables: {@code e}
+     * itself by default, or one that says what happened and what to do, keeping its SQLSTATE and
+     * code (callers classify by them).
+     */
+    SQLException explained(SQLException e, TableName queue) {
+        return e;
+    }
+
+    /**
+     * Takes the lock that makes concurrent creators of {@code resource}'s tables take turns, in the
+     * connection's transaction (auto-commit off), until it ends; nothing where the database has no
+     * such lock ({@link #createLock()} null).
+     */
+    void lockForCreation(Connection c, String resource) throws SQLException {
+        SqlTemplate lock = createLock();
+        if (lock != null) {
+            try (SqlTemplate.Bound b = lock.prepare(c)) {
+                b.setString("resource", resource).setLong("key", resource.hashCode());
+                b.statement().execute();
+            }
+        }
+    }
+
+    /**
+     * The condition that two key expressions (dedup keys, ordering keys) hold the same key, as
+     * Java's {@code String.equals} compares them: case, accents and trailing spaces count. Plain
+     * {@code =} where the database compares text exactly (PostgreSQL's deterministic collations,
+     * H2); SQL Server's collations do not, so its dialect says more.
+     */
+    String sameKey(String a, String b) {
+        return a + " = " + b;
+    }
+
+    /** A key parameter ({@code :name}) as {@link #sameKey} compares it with a key column. */
+    String keyParameter(String name) {
+        return ":" + name;
+    }
 
     /**
      * Rows whose {@code visible_at} is set at least this far ahead (a delay, a retry back-off, a
@@ -322,7 +370,7 @@ public abstract class Dialect {
      */
     String headOfKey(String q) {
         return " AND (m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM " + q + " AS earlier"
-                + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key"
+                + " WHERE earlier.ordering_key IS NOT NULL AND " + sameKey("earlier.ordering_key", "m.ordering_key")
                 + " AND earlier.id < m.id))";
     }
 
@@ -392,10 +440,11 @@ public abstract class Dialect {
      * enqueue would). The redundant {@code IS NOT NULL} lets SQL Server use its filtered indexes on
      * {@code dedup_key}, which it matches only against a predicate that states the filter.
      */
-    static String requeueable(String q, String dlq) {
-        return "NOT EXISTS (SELECT 1 FROM " + q + " AS q WHERE q.dedup_key IS NOT NULL AND q.dedup_key = d.dedup_key)"
-                + " AND NOT EXISTS (SELECT 1 FROM " + dlq + " AS e WHERE e.dedup_key IS NOT NULL"
-                + " AND e.dedup_key = d.dedup_key"
+    final String requeueable(String q, String dlq) {
+        return "NOT EXISTS (SELECT 1 FROM " + q + " AS q WHERE q.dedup_key IS NOT NULL AND "
+                + sameKey("q.dedup_key", "d.dedup_key") + ")"
+                + " AND NOT EXISTS (SELECT 1 FROM " + dlq + " AS e WHERE e.dedup_key IS NOT NULL AND "
+                + sameKey("e.dedup_key", "d.dedup_key")
                 + " AND (e.failed_at < d.failed_at OR (e.failed_at = d.failed_at AND e.id < d.id)))";
     }
 

@@ -152,11 +152,6 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    SqlTemplate createLock() {
-        return null; // none in H2: createIfMissing retries when a concurrent creator wins
-    }
-
-    @Override
     String insert(String q) {
         return "SELECT id FROM FINAL TABLE (INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, "
                 + nowPlus("delay") + ", CURRENT_TIMESTAMP, :headers, :body, :dedupKey, " + insertTail() + "))";

@@ -8,8 +8,6 @@ record JournalSql(
         String tableName,
         /* CREATE statements, each safe to run when the object exists. */
         List<String> create,
-        /* Serializes concurrent creators (:resource, :key), or null where DDL needs no lock. */
-        SqlTemplate createLock,
         /* :messageId :enqueuedAt :claimedAt :completedAt :attempts :outcome :consumer */
         SqlTemplate insert,
         /* :n (literal) :cutoff → update count: rows completed before :cutoff, deleted */

@@ -291,7 +291,7 @@ final class PostgresDialect extends Dialect {
     @Override
     String headOfKey(String q) {
         return " AND (m.ordering_key IS NULL OR m.id = (SELECT MIN(earlier.id) FROM " + q + " AS earlier"
-                + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key))";
+                + " WHERE earlier.ordering_key IS NOT NULL AND " + sameKey("earlier.ordering_key", "m.ordering_key") + "))";
     }
 
     @Override

@@ -15,8 +15,6 @@ record QueueSql(
         String deadLetterTableName,
         /* CREATE statements, each safe to run when the object exists. */
         List<String> create,
-        /* Serializes concurrent creators (:resource, :key), or null where DDL needs no lock. */
-        SqlTemplate createLock,
         /* :priority :delay :headers :body :dedupKey → id */
         SqlTemplate insert,
         /* As insert, but returns no row when the dedup key exists (or fails with a unique violation). */

@@ -163,13 +163,24 @@ public final class QueueTable {
      * connection that is not part of another transaction.
      */
     public void createIfMissing(Connection c) throws SQLException {
-        SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, sql.create());
+        SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name, sql.create());
         List<String> upgrades = dialect.upgradeStatements(c, name, deadLetterName);
         if (!upgrades.isEmpty()) {
-            SchemaCreation.createIfMissing(c, sql.createLock(), "sqlqueue:" + name, upgrades);
+            SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name, upgrades);
             LOG.info(() -> "brought queue table " + name + " up to date: " + upgrades);
         }
         dialect.createIndexesAfterUpgrade(c, name);
+        dialect.checkExisting(c, name, deadLetterName);
+    }
+
+    /**
+     * Checks tables made by someone else (a DBA's script, an earlier release) without creating or
+     * changing anything: where the database cannot use them as they are (on SQL Server, an enabled
+     * trigger, or a table whose name differs from this queue's in case alone), fails naming the
+     * table and the fix. {@link #createIfMissing} checks the same.
+     */
+    public void checkExisting(Connection c) throws SQLException {
+        dialect.checkExisting(c, name, deadLetterName);
     }
 
     /**
@@ -200,8 +211,11 @@ public final class QueueTable {
                 }
             }
         }
-        throw new SQLException("could not enqueue the message with dedup key '" + message.dedupKey()
-                + "': a message with that key kept appearing and disappearing");
+        throw new SQLException("could not enqueue the message with dedup key '" + message.dedupKey() + "' into queue "
+                + name + ": the table's unique index on dedup_key refused it while no queued message has exactly that"
+                + " key. Either the index compares keys more loosely than Java does (a SQL Server table made by an"
+                + " earlier release, whose keys ignore case: run admin/sqlserver-exact-keys.sql), or a message with"
+                + " that key kept arriving and being consumed meanwhile");
     }
 
     /** Runs an insert returning the new id, or 0 when it inserted nothing. */
@@ -217,6 +231,8 @@ public final class QueueTable {
             try (ResultSet rs = b.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;
             }
+        } catch (SQLException e) {
+            throw dialect.explained(e, name);
         }
     }
 
@@ -243,7 +259,12 @@ public final class QueueTable {
             while (to < messages.size() && messages.get(to).dedupKey() == null) {
                 to++;
             }
-            long[] run = dialect.insertBatch(c, sql, messages.subList(from, to));
+            long[] run;
+            try {
+                run = dialect.insertBatch(c, sql, messages.subList(from, to));
+            } catch (SQLException e) {
+                throw dialect.explained(e, name);
+            }
             System.arraycopy(run, 0, ids, from, run.length);
             from = to;
         }
@@ -633,6 +654,8 @@ public final class QueueTable {
                         expired(readInstant(rs, 10), readInstant(rs, 11)));
                 rows.add(r);
             }
+        } catch (SQLException e) {
+            throw dialect.explained(e, name);
         }
         rows.sort(Comparator.comparingInt(Row::priority).reversed().thenComparingLong(Row::id));
         return rows;

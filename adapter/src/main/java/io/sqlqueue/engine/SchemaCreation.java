@@ -23,18 +23,18 @@ final class SchemaCreation {
      * Creates what is missing and commits; restores the connection's auto-commit mode. Call it on
      * a connection that is not part of another transaction.
      *
-     * @param lock     a statement taking a transaction-scoped lock on {@code :resource} / {@code :key},
-     *                 or {@code null} where the database has none
+     * @param dialect  the database's, whose {@link Dialect#lockForCreation} makes creators take turns;
+     *                 {@code null}: none
      * @param resource what the lock is named after, e.g. {@code sqlqueue:orders}
      * @param ddl      statements that are each safe to run when their object exists
      */
-    static void createIfMissing(Connection c, SqlTemplate lock, String resource, List<String> ddl) throws SQLException {
+    static void createIfMissing(Connection c, Dialect dialect, String resource, List<String> ddl) throws SQLException {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    createOnce(c, lock, resource, ddl);
+                    createOnce(c, dialect, resource, ddl);
                     return;
                 } catch (SQLException e) {
                     c.rollback();
@@ -61,13 +61,10 @@ final class SchemaCreation {
         }
     }
 
-    private static void createOnce(Connection c, SqlTemplate lock, String resource, List<String> ddl)
+    private static void createOnce(Connection c, Dialect dialect, String resource, List<String> ddl)
             throws SQLException {
-        if (lock != null) {
-            try (SqlTemplate.Bound b = lock.prepare(c)) {
-                b.setString("resource", resource).setLong("key", resource.hashCode());
-                b.statement().execute();
-            }
+        if (dialect != null) {
+            dialect.lockForCreation(c, resource);
         }
         try (Statement s = c.createStatement()) {
             for (String statement : ddl) {

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.logging.Logger;
 
 /**
  * Microsoft SQL Server: the single-statement dequeue of the seeds. A CTE picks the next rows with
@@ -18,9 +19,12 @@ import java.util.List;
  * their clustered key; that form is exact on SQL Server and accepted by T-SQL engines without
  * updatable CTEs.
  *
- * <p>{@code READPAST} is legal only under READ COMMITTED or REPEATABLE READ (error 650), so
- * claims pin READ COMMITTED when the connection runs at another level, and carry
+ * <p>{@code READPAST} is legal only under READ COMMITTED or REPEATABLE READ (error 650), so every
+ * statement that reads with it sets READ COMMITTED first ({@link #READ_COMMITTED}), and claims carry
  * {@code READCOMMITTEDLOCK} so that they still lock under READ_COMMITTED_SNAPSHOT.
+ *
+ * <p>Keys compare exactly ({@link #sameKey}): key columns are declared {@link #EXACT_COLLATION},
+ * whatever the database's collation.
  *
  * <p>The table is clustered on the dequeue order {@code (priority DESC, id)}: inserts append at
  * the end of their priority. Claims read a filtered index of the rows that are not hidden,
@@ -31,7 +35,39 @@ import java.util.List;
  */
 final class SqlServerDialect extends Dialect {
 
+    private static final Logger LOG = Logger.getLogger(SqlServerDialect.class.getName());
+
     private static final String CLAIM_HINTS = "WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK)";
+
+    /**
+     * The collation of key columns (dedup and ordering keys): code point by code point, so case and
+     * accents count, whatever the database's collation (SQL Server's and Azure SQL's defaults ignore
+     * case: a send whose dedup key matched another only in case stored nothing and returned the
+     * other message's id). Trailing spaces still compare equal under every collation: see
+     * {@link #sameKey}.
+     */
+    static final String EXACT_COLLATION = "Latin1_General_100_BIN2";
+
+    private static final String KEY_TYPE = "NVARCHAR(200) COLLATE " + EXACT_COLLATION;
+
+    /**
+     * The start of every statement that reads with READPAST. Statements run as prepared statements,
+     * remote procedure calls whose SET options SQL Server restores when they return, so the
+     * session's own level (set through JDBC, in T-SQL, or left on a pooled connection: the driver's
+     * cached level cannot tell) is untouched after it, and nothing has to be read or restored here.
+     * A transaction begun under SNAPSHOT may switch to READ COMMITTED and back. Only a real SQL Server
+     * shows the restore; Babelfish refuses a SET that changes the level inside a prepared
+     * statement, and runs this one only on a session already at READ COMMITTED.
+     */
+    private static final String READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED; ";
+
+    /**
+     * Pins the plan of the claims' and leases' join of the rows chosen to the table: a nested loop,
+     * a seek of the clustered index per chosen row, whatever the statistics say (stale ones could
+     * make it a scan join that reads, and locks its way through, the whole table). Only a real SQL
+     * Server shows its plans; Babelfish accepts the hint and plans as PostgreSQL does.
+     */
+    private static final String LOOP_JOIN = " OPTION (LOOP JOIN)";
 
     /** Rows per batch of inserts: 9 parameters a row, under the 2,100-parameter limit. */
     private static final int ROWS_PER_INSERT = 230;
@@ -90,18 +126,26 @@ final class SqlServerDialect extends Dialect {
                         + "enqueued_at DATETIME2(7) NOT NULL CONSTRAINT " + quote(t + "_enqueued_at_df")
                         + " DEFAULT SYSUTCDATETIME(), "
                         + "attempts INT NOT NULL DEFAULT 0, "
-                        + "dedup_key NVARCHAR(200) NULL, "
+                        + "dedup_key " + KEY_TYPE + " NULL, "
                         + "headers NVARCHAR(MAX) NULL, "
                         + "body VARBINARY(MAX) NOT NULL, "
                         + "last_error NVARCHAR(2000) NULL, "
                         + "lease_token BIGINT NULL, "
                         + "expires_at DATETIME2(7) NULL, "
-                        + "ordering_key NVARCHAR(200) NULL, "
+                        + "ordering_key " + KEY_TYPE + " NULL, "
                         + "hidden SMALLINT NULL, "
+                        // Keys that differ only in trailing spaces are equal to any collation: the
+                        // length tells them apart in the unique index (see sameKey).
+                        + "dedup_key_length AS DATALENGTH(dedup_key), "
                         + "CONSTRAINT " + quote(t + "_pk") + " PRIMARY KEY NONCLUSTERED (id)); "
                         + "CREATE UNIQUE CLUSTERED INDEX " + quote(t + "_dequeue") + " ON " + q + " (priority DESC, id); "
                         + "CREATE UNIQUE NONCLUSTERED INDEX " + quote(t + "_dedup") + " ON " + q
-                        + " (dedup_key) WHERE dedup_key IS NOT NULL; "
+                        + " (dedup_key, dedup_key_length) WHERE dedup_key IS NOT NULL; "
+                        // Row locks only, never a table lock: an ordered claim keeps the locks of the
+                        // rows it walks past (waiting messages of keys in flight) until its delivery
+                        // ends, and past 5,000 of them SQL Server would lock the whole table for that
+                        // long. Every other statement takes at most MAX_CLAIM rows.
+                        + "ALTER TABLE " + q + " SET (LOCK_ESCALATION = DISABLE); "
                         + "END",
                 "IF OBJECT_ID(N'" + dlq + "', N'U') IS NULL BEGIN"
                         + " CREATE TABLE " + dlq + " ("
@@ -110,12 +154,12 @@ final class SqlServerDialect extends Dialect {
                         + "visible_at DATETIME2(7) NOT NULL, "
                         + "enqueued_at DATETIME2(7) NOT NULL, "
                         + "attempts INT NOT NULL, "
-                        + "dedup_key NVARCHAR(200) NULL, "
+                        + "dedup_key " + KEY_TYPE + " NULL, "
                         + "headers NVARCHAR(MAX) NULL, "
                         + "body VARBINARY(MAX) NOT NULL, "
                         + "last_error NVARCHAR(2000) NULL, "
                         + "failed_at DATETIME2(7) NOT NULL, "
-                        + "ordering_key NVARCHAR(200) NULL); "
+                        + "ordering_key " + KEY_TYPE + " NULL); "
                         + "CREATE CLUSTERED INDEX " + quote(d + "_failed") + " ON " + dlq + " (failed_at, id); "
                         + "END",
                 // On its own, so that dead-letter tables created before the requeue existed get it too.
@@ -127,8 +171,8 @@ final class SqlServerDialect extends Dialect {
                 // Tables made before expiry and ordering keys existed get their columns: nullable, so a
                 // catalog change only.
                 addColumnIfMissing(q, "expires_at", "DATETIME2(7)"),
-                addColumnIfMissing(q, "ordering_key", "NVARCHAR(200)"),
-                addColumnIfMissing(dlq, "ordering_key", "NVARCHAR(200)"),
+                addColumnIfMissing(q, "ordering_key", KEY_TYPE),
+                addColumnIfMissing(dlq, "ordering_key", KEY_TYPE),
                 // Ordered delivery probes it once per row a claim looks at. Built offline here: on a
                 // populated table of an earlier release, SQL Server's offline build holds a shared
                 // table lock, which blocks sends and claims, until it has read the table; where that is
@@ -142,17 +186,12 @@ final class SqlServerDialect extends Dialect {
                 // Tables made before hidden rows existed get the column (nullable: a catalog change only)
                 addColumnIfMissing(q, "hidden", "SMALLINT"),
                 // The claims' ready index and the reveal's index of hidden rows, built the same way.
+                // The ready index holds all a claim reads, the ordered claim's ordering_key included:
+                // the rows it walks past are locked in this index alone, not in the table as well.
                 indexUnlessOneLeadsWith(q, "hidden", quote(t + "_ready"),
-                        "(hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL"),
+                        "(hidden, priority DESC, id) INCLUDE (visible_at, ordering_key) WHERE hidden IS NULL"),
                 indexUnlessOneLeadsWith(q, "visible_at", quote(t + "_hidden"),
-                        "(visible_at) WHERE hidden IS NOT NULL"),
-                // Claims return their rows with OUTPUT (error 334 on a table with an enabled
-                // trigger), and dead-lettering and requeueing move rows with OUTPUT … INTO the other
-                // table (error 331 on such a target): say so at startup, not at the first claim.
-                refuseTriggers(q, "the queue table " + t, "claims return their rows with OUTPUT, which SQL Server"
-                        + " refuses on such a table (error 334)"),
-                refuseTriggers(dlq, "the dead-letter table " + d, "dead letters are moved into it with"
-                        + " OUTPUT … INTO, which SQL Server refuses on such a table (error 331)"));
+                        "(visible_at) WHERE hidden IS NOT NULL"));
     }
 
     /**
@@ -174,11 +213,121 @@ final class SqlServerDialect extends Dialect {
                 + " AND name = N'" + column + "') ALTER TABLE " + table + " ADD " + column + " " + type + " NULL";
     }
 
-    /** Fails (error 51001) when {@code table} has an enabled trigger, naming it and {@code why} it cannot. */
-    private static String refuseTriggers(String table, String named, String why) {
-        return "IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'" + table + "') AND is_disabled = 0)"
-                + " THROW 51001, N'" + named + " has an enabled trigger: the adapter''s " + why
-                + "; disable or drop the trigger', 1";
+    /**
+     * Refuses tables the adapter cannot use as they are, naming the table and the fix:
+     * <ul>
+     * <li>one with an enabled trigger: claims and sends return their rows with OUTPUT, which SQL
+     * Server refuses on such a table (error 334), and dead letters are moved with OUTPUT … INTO,
+     * refused on such a target (error 331). A trigger added later makes those statements fail
+     * ({@link #explained} names it then);
+     * <li>one whose name differs from the configured one in case alone: on a database whose
+     * collation ignores case, the queues {@code orders} and {@code Orders} would be one table.
+     * </ul>
+     */
+    @Override
+    void checkExisting(Connection c, TableName queue, TableName deadLetters) throws SQLException {
+        refuseTriggers(c, queue, "the queue table", "claims and sends return their rows with OUTPUT, which SQL"
+                + " Server refuses on a table with an enabled trigger (error 334)");
+        refuseTriggers(c, deadLetters, "the dead-letter table", "dead letters are moved into it with OUTPUT … INTO,"
+                + " which SQL Server refuses on a table with an enabled trigger (error 331)");
+        refuseOtherCase(c, queue);
+        refuseOtherCase(c, deadLetters);
+        warnOfLooseKeys(c, queue, deadLetters);
+    }
+
+    /**
+     * Tables made by an earlier release have key columns of the database's collation, which may
+     * ignore case. Claims and look-ups still compare exactly ({@link #sameKey}), but the unique index
+     * on {@code dedup_key} refuses a key that differs from a queued one only in case or trailing
+     * spaces: such a send fails (never answered with the other message's id) until an administrator
+     * runs admin/sqlserver-exact-keys.sql, which rebuilds the key indexes. Not done here: changing a
+     * column's collation means dropping the indexes and statistics on it and rebuilding them, under a
+     * schema lock that stops every sender and consumer of the queue for as long as that takes.
+     */
+    private void warnOfLooseKeys(Connection c, TableName queue, TableName deadLetters) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT name, collation_name FROM sys.columns"
+                + " WHERE object_id IN (OBJECT_ID(?), OBJECT_ID(?)) AND name IN ('dedup_key', 'ordering_key')"
+                + " AND UPPER(collation_name) NOT LIKE '%BIN2'")) {
+            ps.setString(1, qualified(queue));
+            ps.setString(2, qualified(deadLetters));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    String column = rs.getString(1);
+                    String collation = rs.getString(2);
+                    LOG.warning(() -> "queue " + queue + ": its key column " + column + " has the collation " + collation
+                            + " (tables made by an earlier release): keys still compare exactly, but a send whose dedup"
+                            + " key differs from a queued message's only in case or trailing spaces fails until"
+                            + " admin/sqlserver-exact-keys.sql has been run for this queue");
+                }
+            }
+        }
+    }
+
+    private void refuseTriggers(Connection c, TableName table, String named, String why) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT name FROM sys.triggers WHERE parent_id = OBJECT_ID(?)"
+                + " AND is_disabled = 0")) {
+            ps.setString(1, qualified(table));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    throw new SQLException(named + " " + table + " has an enabled trigger, " + rs.getString(1)
+                            + ": the adapter cannot use it, because " + why + "; disable or drop the trigger");
+                }
+            }
+        }
+    }
+
+    /**
+     * The table's name as the catalog holds it, found as the database compares names (without case
+     * where its collation says so), against the configured name. INFORMATION_SCHEMA, not sys.tables:
+     * Babelfish keeps the name as written only there.
+     */
+    private void refuseOtherCase(Connection c, TableName table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
+                + " WHERE TABLE_SCHEMA = OBJECT_SCHEMA_NAME(OBJECT_ID(?)) AND TABLE_NAME = ?")) {
+            ps.setString(1, qualified(table));
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String actual = rs.getString(1);
+                    if (!actual.equals(table.table())) {
+                        throw new SQLException("the configured name " + table + " finds the table " + actual + ": this"
+                                + " database compares names without case, so names that differ only in case are one"
+                                + " table; configure the name exactly as the table's (" + actual + "), or give the"
+                                + " queue a name no other differs from in case alone");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Errors 334 and 331, a trigger added to a table after the adapter checked it, say which table and what to do. */
+    @Override
+    SQLException explained(SQLException e, TableName queue) {
+        if (e.getErrorCode() != 334 && e.getErrorCode() != 331) {
+            return e;
+        }
+        return new SQLException("queue " + queue + ": a trigger was enabled on its queue or dead-letter table, and SQL"
+                + " Server refuses the adapter's OUTPUT clause on such a table (error " + e.getErrorCode() + "); disable"
+                + " or drop the trigger: " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+    }
+
+    /**
+     * Code point by code point ({@link #EXACT_COLLATION}, which the key columns of tables made by
+     * this release have, and which the {@code COLLATE} imposes on those of earlier ones), and by
+     * length: SQL Server pads the shorter string with spaces before comparing, under every
+     * collation, so {@code 'k'} and {@code 'k '} are equal to {@code =}. The plain {@code =} first
+     * keeps an index seek on a key column of any collation; the other two decide.
+     */
+    @Override
+    String sameKey(String a, String b) {
+        return a + " = " + b + " AND " + a + " COLLATE " + EXACT_COLLATION + " = " + b
+                + " AND DATALENGTH(" + a + ") = DATALENGTH(" + b + ")";
+    }
+
+    /** As NVARCHAR whatever the driver sends (sendStringParametersAsUnicode=false sends VARCHAR): lengths compare alike. */
+    @Override
+    String keyParameter(String name) {
+        return "CAST(:" + name + " AS NVARCHAR(200))";
     }
 
     /** Adds the database-clock default of {@code column} where the column has no default. */
@@ -191,21 +340,26 @@ final class SqlServerDialect extends Dialect {
     }
 
     /**
-     * A transaction-owned application lock. An EXEC opens no transaction, so without one the lock
-     * call returns -999 and takes nothing (shown over TDS by Babelfish): the statement begins the
-     * transaction where none is open, and a negative result fails. Under IMPLICIT_TRANSACTIONS,
-     * which mssql-jdbc's {@code setAutoCommit(false)} sets, BEGIN TRANSACTION opens two levels
-     * (the implicit one and its own), and the driver's commit would end only one, leaving the
-     * lock and the DDL in an open transaction: the inner level is committed at once, so one
-     * level is left for the caller's commit (seen over TDS on Babelfish, as SQL Server documents it).
+     * A transaction-owned application lock, taken by a plain batch rather than a prepared
+     * statement: a remote procedure call that begins a transaction and returns with it open ends
+     * with error 266 (@@TRANCOUNT differs from its start). An EXEC opens no transaction, so without
+     * one the lock call returns -999 and takes nothing (shown over TDS by Babelfish): the batch
+     * begins the transaction where none is open, and a negative result fails. Under
+     * IMPLICIT_TRANSACTIONS, which mssql-jdbc's {@code setAutoCommit(false)} sets, BEGIN TRANSACTION
+     * opens two levels (the implicit one and its own), and the driver's commit would end only one,
+     * leaving the lock and the DDL in an open transaction: the inner level is committed at once,
+     * so one level is left for the caller's commit (seen over TDS on Babelfish, as SQL Server
+     * documents it). The resource is a validated table name, quoted as a literal.
      */
     @Override
-    SqlTemplate createLock() {
-        return new SqlTemplate("DECLARE @granted INT, @began INT = @@TRANCOUNT;"
-                + " IF @began = 0 BEGIN TRANSACTION; IF @began = 0 AND @@TRANCOUNT > 1 COMMIT;"
-                + " EXEC @granted = sp_getapplock @Resource = :resource, @LockMode = 'Exclusive',"
-                + " @LockOwner = 'Transaction', @LockTimeout = 60000;"
-                + " IF @granted < 0 THROW 51000, 'sp_getapplock refused the lock serializing table creation', 1;");
+    void lockForCreation(Connection c, String resource) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DECLARE @granted INT, @began INT = @@TRANCOUNT;"
+                    + " IF @began = 0 BEGIN TRANSACTION; IF @began = 0 AND @@TRANCOUNT > 1 COMMIT;"
+                    + " EXEC @granted = sp_getapplock @Resource = N'" + resource.replace("'", "''") + "',"
+                    + " @LockMode = 'Exclusive', @LockOwner = 'Transaction', @LockTimeout = 60000;"
+                    + " IF @granted < 0 THROW 51000, 'sp_getapplock refused the lock serializing table creation', 1;");
+        }
     }
 
     @Override
@@ -216,10 +370,13 @@ final class SqlServerDialect extends Dialect {
 
     @Override
     String insertIfAbsent(String q) {
-        // UPDLOCK + HOLDLOCK holds the key range, so two racing inserts of one key serialize here.
+        // UPDLOCK + HOLDLOCK holds the key range, so two racing inserts of one key serialize here; the
+        // range of the filtered index on dedup_key, which SQL Server reads only for a predicate that
+        // states its filter (IS NOT NULL): without it, the range could be the clustered index's.
         return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id SELECT :priority, "
                 + nowPlus("delay") + ", SYSUTCDATETIME(), :headers, :body, :dedupKey, " + insertTail()
-                + " WHERE NOT EXISTS (SELECT 1 FROM " + q + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key = :dedupKey)";
+                + " WHERE NOT EXISTS (SELECT 1 FROM " + q + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key IS NOT NULL AND "
+                + sameKey("dedup_key", keyParameter("dedupKey")) + ")";
     }
 
     @Override
@@ -234,7 +391,7 @@ final class SqlServerDialect extends Dialect {
      * columns without a prefix.
      */
     private String next(String q, String and) {
-        return "WITH next (next_priority, next_id) AS (SELECT TOP (:n) priority, id FROM " + q + " AS m " + CLAIM_HINTS
+        return READ_COMMITTED + "WITH next (next_priority, next_id) AS (SELECT TOP (:n) priority, id FROM " + q + " AS m " + CLAIM_HINTS
                 + " WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER + ") ";
     }
 
@@ -281,14 +438,15 @@ final class SqlServerDialect extends Dialect {
      */
     @Override
     String claim(String q, String and) {
-        return next(q, and) + "DELETE FROM " + q + " WITH (ROWLOCK, READPAST) OUTPUT " + messageColumns("deleted.") + CHOSEN;
+        return next(q, and) + "DELETE FROM " + q + " WITH (ROWLOCK, READPAST) OUTPUT " + messageColumns("deleted.") + CHOSEN
+                + LOOP_JOIN;
     }
 
     @Override
     String lease(String q, String and) {
         return next(q, and) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET visible_at = " + nowPlus("lease")
                 + ", hidden = " + hiddenFor("lease") + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token OUTPUT "
-                + messageColumns("inserted.") + CHOSEN;
+                + messageColumns("inserted.") + CHOSEN + LOOP_JOIN;
     }
 
     /**
@@ -299,7 +457,7 @@ final class SqlServerDialect extends Dialect {
      */
     @Override
     String hold(String q, String and) {
-        return "SELECT TOP (:n) " + messageColumns("") + " FROM " + q + " AS m " + CLAIM_HINTS
+        return READ_COMMITTED + "SELECT TOP (:n) " + messageColumns("") + " FROM " + q + " AS m " + CLAIM_HINTS
                 + " WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER;
     }
 
@@ -313,11 +471,13 @@ final class SqlServerDialect extends Dialect {
      * One statement with a parameter per id ({@link QueueTable#MAX_CLAIM} stays under the 2,100
      * parameters a request takes), so one plan per count: the reader's counts are mostly its claim
      * size. The rows are held by this transaction, so the lock order of the seek does not matter:
-     * no other transaction can hold one of them.
+     * no other transaction can hold one of them; READPAST keeps a plan that scans instead of
+     * seeking from waiting on the rows other consumers hold on its way.
      */
     @Override
     int deleteHeld(Connection c, QueueSql sql, Long[] ids) throws SQLException {
-        StringBuilder in = new StringBuilder("DELETE FROM ").append(sql.tableName()).append(" WHERE id IN (?");
+        StringBuilder in = new StringBuilder(READ_COMMITTED).append("DELETE FROM ").append(sql.tableName())
+                .append(" WITH (ROWLOCK, READPAST) WHERE id IN (?");
         in.append(",?".repeat(ids.length - 1)).append(')');
         try (PreparedStatement s = c.prepareStatement(in.toString())) {
             for (int i = 0; i < ids.length; i++) {
@@ -360,18 +520,18 @@ final class SqlServerDialect extends Dialect {
      */
     @Override
     String requeueDeadLetters(String q, String dlq) {
-        return "DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key,"
+        return READ_COMMITTED + "DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key,"
                 + " deleted.headers, deleted.body, deleted.last_error, deleted.ordering_key INTO " + q
                 + " (" + REQUEUE_COLUMNS + ")"
                 + " FROM " + dlq + " AS t WITH (ROWLOCK, READPAST) INNER JOIN (SELECT TOP (:n) d.id, d.failed_at FROM "
                 + dlq + " AS d " + CLAIM_HINTS + " WHERE " + requeueable(q, dlq) + " ORDER BY d.failed_at, d.id) AS x"
-                + " ON t.id = x.id AND t.failed_at = x.failed_at";
+                + " ON t.id = x.id AND t.failed_at = x.failed_at" + LOOP_JOIN;
     }
 
     /** No order is needed to delete everything before the cutoff, so a plain {@code DELETE TOP} does it. */
     @Override
     String deleteBefore(String table, String column) {
-        return "DELETE TOP (:n) FROM " + table + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE " + column
+        return READ_COMMITTED + "DELETE TOP (:n) FROM " + table + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE " + column
                 + " < :cutoff";
     }
 
@@ -441,9 +601,9 @@ final class SqlServerDialect extends Dialect {
     String sweepExpired(String q, String dlq, boolean discard) {
         String where = " WHERE expires_at IS NOT NULL AND " + expiredAndFree();
         if (discard) {
-            return "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)" + where;
+            return READ_COMMITTED + "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)" + where;
         }
-        return "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) OUTPUT deleted.id,"
+        return READ_COMMITTED + "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) OUTPUT deleted.id,"
                 + " deleted.priority, deleted.visible_at, deleted.enqueued_at, deleted.attempts, deleted.dedup_key,"
                 + " deleted.headers, deleted.body, :error, SYSUTCDATETIME(), deleted.ordering_key INTO " + dlq
                 + " (" + DEAD_LETTER_COLUMNS + ")" + where;
@@ -451,7 +611,7 @@ final class SqlServerDialect extends Dialect {
 
     @Override
     String peek(String q, String and) {
-        return "SELECT TOP (1) 1 FROM " + q + " AS m WITH (READPAST, READCOMMITTEDLOCK) WHERE " + ready() + and;
+        return READ_COMMITTED + "SELECT TOP (1) 1 FROM " + q + " AS m WITH (READPAST, READCOMMITTEDLOCK) WHERE " + ready() + and;
     }
 
     /**
@@ -463,7 +623,7 @@ final class SqlServerDialect extends Dialect {
      */
     @Override
     String reveal(String q) {
-        return "UPDATE TOP (:n) " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL WHERE "
+        return READ_COMMITTED + "UPDATE TOP (:n) " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL WHERE "
                 + hiddenAndDue();
     }
 
@@ -475,47 +635,6 @@ final class SqlServerDialect extends Dialect {
     @Override
     String readUncommitted() {
         return " WITH (NOLOCK)";
-    }
-
-    /**
-     * READPAST is legal only under READ COMMITTED and REPEATABLE READ (error 650 otherwise, SNAPSHOT
-     * included), so other levels are pinned to READ COMMITTED for the statement and restored after.
-     * SET inside a transaction takes effect at once, with one exception: a transaction cannot go
-     * (back) to SNAPSHOT once it has begun, so inside one the rest of a SNAPSHOT transaction stays
-     * at READ COMMITTED (the claim still locks: READCOMMITTEDLOCK), and so does the session after
-     * it, while the driver still reports SNAPSHOT. Peek and purge go through here too, so they
-     * never run READPAST under SNAPSHOT; the purge, in transactions of its own, leaves the session
-     * at READ COMMITTED the same way. Only a real SQL Server shows this; Babelfish refuses SNAPSHOT.
-     */
-    @Override
-    <T> T withClaimIsolation(Connection c, SqlCall<T> call) throws SQLException {
-        int level = c.getTransactionIsolation();
-        if (level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_REPEATABLE_READ) {
-            return call.run();
-        }
-        boolean restore = level != SNAPSHOT || c.getAutoCommit();
-        try (Statement s = c.createStatement()) {
-            s.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
-            try {
-                return call.run();
-            } finally {
-                if (restore) {
-                    s.execute("SET TRANSACTION ISOLATION LEVEL " + isolationName(level));
-                }
-            }
-        }
-    }
-
-    /** mssql-jdbc's constant for SNAPSHOT isolation. */
-    private static final int SNAPSHOT = 0x1000;
-
-    private static String isolationName(int level) {
-        return switch (level) {
-            case Connection.TRANSACTION_READ_UNCOMMITTED -> "READ UNCOMMITTED";
-            case Connection.TRANSACTION_SERIALIZABLE -> "SERIALIZABLE";
-            case SNAPSHOT -> "SNAPSHOT";
-            default -> "READ COMMITTED";
-        };
     }
 
     /**

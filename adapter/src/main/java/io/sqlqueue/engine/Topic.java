@@ -101,7 +101,7 @@ public final class Topic {
 
     /** Creates the subscriptions table where missing, and commits. */
     public void createIfMissing(Connection c) throws SQLException {
-        SchemaCreation.createIfMissing(c, dialect.createLock(), "sqlqueue:" + subscriptions,
+        SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + subscriptions,
                 dialect.createSubscriptionStatements(subscriptions));
     }
 
@@ -141,12 +141,19 @@ public final class Topic {
     }
 
     private int update(Connection c, String subscription, SubscriptionFilter filter) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET filter = ? WHERE topic = ? AND name = ?")) {
-            ps.setString(1, filter.text());
-            ps.setString(2, name.toString());
-            ps.setString(3, subscription);
-            return ps.executeUpdate();
+        try (SqlTemplate.Bound b = new SqlTemplate("UPDATE " + table + " SET filter = :filter WHERE " + thisTopic()
+                + " AND " + dialect.sameKey("name", dialect.keyParameter("name"))).prepare(c)) {
+            return b.setString("filter", filter.text()).setString("topic", name.toString())
+                    .setString("name", subscription).executeUpdate();
         }
+    }
+
+    /**
+     * This topic's rows (:topic), its name compared exactly: on a database whose collation ignores
+     * case, topics {@code Orders} and {@code orders} would otherwise share their subscriptions.
+     */
+    private String thisTopic() {
+        return dialect.sameKey("topic", dialect.keyParameter("topic"));
     }
 
     private void insert(Connection c, String subscription, SubscriptionFilter filter) throws SQLException {
@@ -167,10 +174,9 @@ public final class Topic {
         queueOf(subscription); // refuses a name no subscription can have
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(true);
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE topic = ? AND name = ?")) {
-            ps.setString(1, name.toString());
-            ps.setString(2, subscription);
-            return ps.executeUpdate() == 1;
+        try (SqlTemplate.Bound b = new SqlTemplate("DELETE FROM " + table + " WHERE " + thisTopic() + " AND "
+                + dialect.sameKey("name", dialect.keyParameter("name"))).prepare(c)) {
+            return b.setString("topic", name.toString()).setString("name", subscription).executeUpdate() == 1;
         } finally {
             c.setAutoCommit(autoCommit);
         }
@@ -179,10 +185,9 @@ public final class Topic {
     /** The topic's subscriptions now, by name. */
     public List<Subscription> subscriptions(Connection c) throws SQLException {
         List<Subscription> found = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT name, filter FROM " + table + " WHERE topic = ?"
-                + " ORDER BY name")) {
-            ps.setString(1, name.toString());
-            try (ResultSet rs = ps.executeQuery()) {
+        try (SqlTemplate.Bound b = new SqlTemplate("SELECT name, filter FROM " + table + " WHERE " + thisTopic()
+                + " ORDER BY name").prepare(c).setString("topic", name.toString())) {
+            try (ResultSet rs = b.executeQuery()) {
                 while (rs.next()) {
                     found.add(new Subscription(rs.getString(1), queueOf(rs.getString(1)),
                             SubscriptionFilter.parse(rs.getString(2))));

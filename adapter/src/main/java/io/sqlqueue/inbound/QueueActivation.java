@@ -240,6 +240,8 @@ final class QueueActivation {
                 if (j != null) {
                     j.createIfMissing(c);
                 }
+            } else {
+                t.checkExisting(c); // tables a DBA made: refused here if the database cannot use them
             }
             if (spec.subscribes()) { // after its queue exists: a publish from now on writes into it
                 Topic topic = new Topic(t.dialect(), spec.getTopic());

@@ -30,6 +30,13 @@ public final class Babelfish {
             + " lock time-out (SET LOCK_TIMEOUT) as error 33557097, not SQL Server's 1222, so the retry of a lost"
             + " lock wait shows only on a real SQL Server";
 
+    public static final String REFUSES_ISOLATION_CHANGE_IN_A_PREPARED_STATEMENT = "Babelfish refuses a SET TRANSACTION"
+            + " ISOLATION LEVEL that changes the session's level inside a prepared statement (\"SET TRANSACTION ISOLATION"
+            + " failed, transaction aborted\"); that SQL Server runs it there and restores the session's level after,"
+            + " only a real SQL Server can show";
+    public static final String RUNS_OUTPUT_ON_TABLES_WITH_TRIGGERS = "Babelfish runs OUTPUT on a table with an enabled"
+            + " trigger, which SQL Server refuses (error 334); only a real SQL Server can show the refusal";
+
     private Babelfish() {
     }
 

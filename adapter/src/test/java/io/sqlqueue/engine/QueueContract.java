@@ -150,6 +150,48 @@ abstract class QueueContract {
         }
     }
 
+    /**
+     * Queue names are identifiers, quoted: two that differ only in case are two tables where the
+     * database compares names with case (PostgreSQL, H2, a case-sensitive SQL Server database), and
+     * one table where it does not (SQL Server's default collations, Babelfish): the second is refused
+     * there, naming both, rather than sharing the first one's messages.
+     */
+    @Test
+    void queuesWhoseNamesDifferOnlyInCaseAreTwoQueuesOrTheSecondIsRefused() throws SQLException {
+        QueueTable upper = new QueueTable(queue.dialect(), queue.name().table().toUpperCase(Locale.ROOT), null,
+                RetryPolicy.DEFAULT);
+        queue.send(connection, text("lower"));
+        if (namesIgnoreCase(upper.name())) {
+            SQLException e = assertThrows(SQLException.class, () -> upper.createIfMissing(connection));
+            assertTrue(e.getMessage().contains("the configured name " + upper.name() + " finds the table "
+                    + queue.name().table()), e.getMessage());
+            assertThrows(SQLException.class, () -> upper.checkExisting(connection));
+            assertEquals(1, queueRows(), "the first queue's message stays its own");
+        } else {
+            upper.createIfMissing(connection);
+            created.add(upper);
+            upper.send(connection, text("upper"));
+            assertEquals(List.of("lower"), texts(queue.claim(connection, 10)));
+            assertEquals(List.of("upper"), texts(upper.claim(connection, 10)));
+        }
+    }
+
+    /** Whether the database resolves {@code name} to the existing table of {@link #queue} (SQL Server's OBJECT_ID). */
+    private boolean namesIgnoreCase(TableName name) throws SQLException {
+        if (!queue.dialect().name().equals("sqlserver")) {
+            return false;
+        }
+        try (PreparedStatement ps = connection.prepareStatement("SELECT CASE WHEN OBJECT_ID(?) = OBJECT_ID(?) THEN 1"
+                + " ELSE 0 END")) {
+            ps.setString(1, queue.dialect().qualified(name));
+            ps.setString(2, queue.dialect().qualified(queue.name()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 1;
+            }
+        }
+    }
+
     // ---- enqueue and transacted claim ---------------------------------------------------------
 
     @Test
@@ -596,6 +638,24 @@ abstract class QueueContract {
         return q;
     }
 
+    /**
+     * Topic names compare exactly: on a database whose collation ignores case, a publish to
+     * {@code TP_X} read the subscriptions of {@code tp_x} and wrote into their queues.
+     */
+    @Test
+    void topicsWhoseNamesDifferOnlyInCaseDoNotShareSubscriptions() throws SQLException {
+        Topic topic = newTopic();
+        QueueTable billing = subscribe(topic, "billing", null);
+        Topic upper = new Topic(queue.dialect(), topic.name().table().toUpperCase(Locale.ROOT));
+
+        assertEquals(List.of(), upper.subscriptions(connection));
+        assertEquals(List.of(), upper.publish(connection, text("to the other topic")));
+        assertFalse(upper.unsubscribe(connection, "billing"), "not its subscription");
+
+        assertEquals(0, count(billing.dialect().qualified(billing.name())));
+        assertEquals(List.of("billing"), topic.subscriptions(connection).stream().map(Topic.Subscription::name).toList());
+    }
+
     @Test
     void aPublishedMessageReachesEverySubscriptionOnceAndARolledBackPublishReachesNone() throws SQLException {
         Topic topic = newTopic();
@@ -971,6 +1031,59 @@ abstract class QueueContract {
 
         long afterConsumed = queue.send(connection, OutgoingMessage.text("four").dedupKey("order-42").build());
         assertNotEquals(first, afterConsumed, "dedup covers messages still in the queue");
+    }
+
+    /**
+     * Keys that Java tells apart but a database's collation may not: case (SQL Server's and Azure
+     * SQL's default collations, and Babelfish's, ignore it), accents, and trailing spaces (which SQL
+     * Server's = ignores under every collation).
+     */
+    private static final List<String> KEYS_THAT_DIFFER = List.of("order-42", "ORDER-42", "Order-42", "order-42 ",
+            "order-42  ", "ordér-42", "order-4２");
+
+    @Test
+    void dedupKeysCompareExactlyAsJavaDoes() throws SQLException {
+        Map<String, Long> ids = new LinkedHashMap<>();
+        for (String key : KEYS_THAT_DIFFER) {
+            ids.put(key, queue.send(connection, OutgoingMessage.text(key).dedupKey(key).build()));
+        }
+        assertEquals(KEYS_THAT_DIFFER.size(), new HashSet<>(ids.values()).size(), "each key its own message: " + ids);
+        assertEquals(KEYS_THAT_DIFFER.size(), queueRows(), "each key stored");
+        for (String key : KEYS_THAT_DIFFER) {
+            assertEquals(ids.get(key), queue.send(connection, OutgoingMessage.text("again").dedupKey(key).build()),
+                    "the same key again is deduplicated against itself alone: '" + key + "'");
+        }
+        assertEquals(KEYS_THAT_DIFFER.size(), queueRows(), "nothing more stored");
+        List<QueueMessage> claimed = queue.claim(connection, 100);
+        assertEquals(KEYS_THAT_DIFFER, texts(claimed), "each message with its own body, in send order");
+        for (QueueMessage m : claimed) {
+            assertEquals(ids.get(m.text()), m.id());
+        }
+    }
+
+    @Test
+    void orderingKeysCompareExactlyAsJavaDoes() throws SQLException {
+        QueueTable ordered = queue.inKeyOrder();
+        for (String key : KEYS_THAT_DIFFER) {
+            ordered.send(connection, OutgoingMessage.text(key).orderingKey(key).build());
+        }
+        ordered.send(connection, OutgoingMessage.text("second of order-42").orderingKey("order-42").build());
+        assertEquals(KEYS_THAT_DIFFER, texts(ordered.claim(connection, 100)), "the head of each key and no more: no"
+                + " key waits behind another that only a collation calls the same, order-42's second behind its first");
+        assertEquals(List.of("second of order-42"), texts(ordered.claim(connection, 100)));
+    }
+
+    @Test
+    void aDeadLetterIsRequeuedPastQueuedMessagesWhoseDedupKeysDifferFromItsOnlyByCollation() throws SQLException {
+        QueueTable q = oneAttemptQueue();
+        deadLetter(q, List.of(OutgoingMessage.text("dead").dedupKey("k-1").build()));
+        q.send(connection, OutgoingMessage.text("queued").dedupKey("K-1").build());
+        q.send(connection, OutgoingMessage.text("queued too").dedupKey("k-1 ").build());
+
+        assertEquals(1, q.deadLetters().requeue(connection, 10), "no queued message has exactly its key");
+
+        assertEquals(0, deadLetterRowsOf(q));
+        assertEquals(Set.of("dead", "queued", "queued too"), new HashSet<>(texts(q.claim(connection, 10))));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -35,26 +36,29 @@ class SqlServerDialectTest {
     @Test
     void theClaimIsOneStatementSkippingLockedRowsInTheJoinShape() {
         String claim = sql.claim().jdbcSql();
-        assertTrue(claim.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
+        assertTrue(claim.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; WITH next (next_priority, next_id) AS"
+                + " (SELECT TOP (?) priority, id FROM [dbo].[orders]"
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE hidden IS NULL AND visible_at <="
                 + " SYSUTCDATETIME() ORDER BY hidden, priority DESC, id) "), claim);
         assertTrue(claim.endsWith("DELETE FROM [dbo].[orders] WITH (ROWLOCK, READPAST) OUTPUT deleted.id, deleted.priority,"
                 + " deleted.headers, deleted.body, deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key,"
                 + " deleted.ordering_key, deleted.expires_at, SYSUTCDATETIME() WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
-                + " AND visible_at <= SYSUTCDATETIME()"), "matched on the whole clustered key: " + claim);
+                + " AND visible_at <= SYSUTCDATETIME() OPTION (LOOP JOIN)"), "matched on the whole clustered key, a"
+                + " seek per row whatever the statistics: " + claim);
     }
 
     @Test
     void theLeaseUpdatesInTheSameShapeWithTheTokenAndAttempts() {
         String lease = sql.lease().jdbcSql();
-        assertTrue(lease.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (?) priority, id FROM [dbo].[orders]"
+        assertTrue(lease.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; WITH next (next_priority, next_id) AS"
+                + " (SELECT TOP (?) priority, id FROM [dbo].[orders]"
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK,"), lease);
         assertTrue(lease.contains("UPDATE [dbo].[orders] WITH (ROWLOCK, READPAST) SET visible_at = DATEADD(millisecond, ?, DATEADD(second, ?,"
                 + " SYSUTCDATETIME())), hidden = CASE WHEN ? >= 1000 THEN 1 END, attempts = CASE WHEN attempts < 0 THEN 1"
                 + " WHEN attempts >= 2147483647 THEN attempts ELSE attempts + 1 END, lease_token = ? OUTPUT inserted.id"),
                 lease);
         assertTrue(lease.endsWith(" WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
-                + " AND visible_at <= SYSUTCDATETIME()"), lease);
+                + " AND visible_at <= SYSUTCDATETIME() OPTION (LOOP JOIN)"), lease);
     }
 
     @Test
@@ -80,51 +84,65 @@ class SqlServerDialectTest {
     @Test
     void enqueueReturnsTheIdThroughOutputAndDedupHoldsTheKeyRange() {
         assertTrue(sql.insert().jdbcSql().contains("OUTPUT inserted.id VALUES"));
-        assertTrue(sql.insertIfAbsent().jdbcSql().contains("WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders]"
-                + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key = ?)"));
+        assertTrue(sql.insertIfAbsent().jdbcSql().endsWith("WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders]"
+                + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key IS NOT NULL AND dedup_key = CAST(? AS NVARCHAR(200))"
+                + " AND dedup_key COLLATE Latin1_General_100_BIN2 = CAST(? AS NVARCHAR(200))"
+                + " AND DATALENGTH(dedup_key) = DATALENGTH(CAST(? AS NVARCHAR(200))))"),
+                "the filtered index's own predicate, so that HOLDLOCK holds a range of it; the key exactly: "
+                + sql.insertIfAbsent().jdbcSql());
+        assertEquals("SELECT id FROM [dbo].[orders] WHERE dedup_key IS NOT NULL AND dedup_key = CAST(? AS NVARCHAR(200))"
+                + " AND dedup_key COLLATE Latin1_General_100_BIN2 = CAST(? AS NVARCHAR(200))"
+                + " AND DATALENGTH(dedup_key) = DATALENGTH(CAST(? AS NVARCHAR(200)))", sql.idByDedupKey().jdbcSql());
     }
 
     @Test
     void peekSkipsLockedRowsAndStatsDoNotBlock() {
-        assertEquals("SELECT TOP (1) 1 FROM [dbo].[orders] AS m WITH (READPAST, READCOMMITTEDLOCK)"
+        assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT TOP (1) 1 FROM [dbo].[orders] AS m"
+                + " WITH (READPAST, READCOMMITTEDLOCK)"
                 + " WHERE hidden IS NULL AND visible_at <= SYSUTCDATETIME()", sql.peek().jdbcSql());
         assertTrue(sql.stats().jdbcSql().endsWith("FROM [dbo].[orders] WITH (NOLOCK)"));
     }
 
     @Test
-    void tablesAreCreatedOnlyWhenMissingUnderAnApplicationLock() {
-        assertTrue(sql.create().get(0).startsWith("IF OBJECT_ID(N'[dbo].[orders]', N'U') IS NULL BEGIN CREATE TABLE"));
-        assertTrue(sql.create().get(0).contains("CREATE UNIQUE CLUSTERED INDEX [orders_dequeue] ON [dbo].[orders]"
-                + " (priority DESC, id)"));
-        assertTrue(sql.create().get(0).contains("WHERE dedup_key IS NOT NULL"));
-        String lock = sql.createLock().jdbcSql();
-        assertTrue(lock.startsWith("DECLARE @granted INT, @began INT = @@TRANCOUNT; IF @began = 0 BEGIN TRANSACTION;"
-                + " IF @began = 0 AND @@TRANCOUNT > 1 COMMIT; EXEC @granted = sp_getapplock @Resource = ?, @LockMode = 'Exclusive', @LockOwner = 'Transaction'"), lock);
-        assertTrue(lock.endsWith(" IF @granted < 0 THROW 51000, 'sp_getapplock refused the lock serializing table creation', 1;"),
-                "a refused lock fails instead of passing unnoticed: " + lock);
+    void tablesAreCreatedOnlyWhenMissingWithExactKeysAndRowLocksOnly() {
+        String create = sql.create().get(0);
+        assertTrue(create.startsWith("IF OBJECT_ID(N'[dbo].[orders]', N'U') IS NULL BEGIN CREATE TABLE"), create);
+        assertTrue(create.contains("CREATE UNIQUE CLUSTERED INDEX [orders_dequeue] ON [dbo].[orders] (priority DESC, id)"),
+                create);
+        assertTrue(create.contains("dedup_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL, "), create);
+        assertTrue(create.contains("ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL, "), create);
+        assertTrue(create.contains("dedup_key_length AS DATALENGTH(dedup_key), "), create);
+        assertTrue(create.contains("CREATE UNIQUE NONCLUSTERED INDEX [orders_dedup] ON [dbo].[orders]"
+                + " (dedup_key, dedup_key_length) WHERE dedup_key IS NOT NULL; "), "keys differing in trailing spaces"
+                + " are two keys: " + create);
+        assertTrue(create.endsWith("ALTER TABLE [dbo].[orders] SET (LOCK_ESCALATION = DISABLE); END"), create);
+        assertTrue(sql.create().get(1).contains("dedup_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL, "),
+                sql.create().get(1));
     }
 
     @Test
     void requeueIsOneDeleteOfTheOldestDeadLettersJoinedToTheirKeysOutputIntoTheQueue() {
         String requeue = sql.requeueDeadLetters().withLiteral("n", 100).jdbcSql();
-        assertTrue(requeue.startsWith("DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0,"
+        assertTrue(requeue.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0,"
                 + " deleted.dedup_key, deleted.headers, deleted.body, deleted.last_error, deleted.ordering_key INTO"
                 + " [dbo].[orders] (priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error,"
                 + " ordering_key) FROM [dbo].[orders_dlq] AS t"
                 + " WITH (ROWLOCK, READPAST) INNER JOIN (SELECT TOP (100) d.id, d.failed_at FROM [dbo].[orders_dlq] AS d"
                 + " WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS q"
-                + " WHERE q.dedup_key IS NOT NULL AND q.dedup_key = d.dedup_key)"), requeue);
-        assertTrue(requeue.endsWith(" ORDER BY d.failed_at, d.id) AS x ON t.id = x.id AND t.failed_at = x.failed_at"),
+                + " WHERE q.dedup_key IS NOT NULL AND q.dedup_key = d.dedup_key AND q.dedup_key COLLATE"
+                + " Latin1_General_100_BIN2 = d.dedup_key AND DATALENGTH(q.dedup_key) = DATALENGTH(d.dedup_key))"), requeue);
+        assertTrue(requeue.endsWith(" ORDER BY d.failed_at, d.id) AS x ON t.id = x.id AND t.failed_at = x.failed_at"
+                + " OPTION (LOOP JOIN)"),
                 "the oldest failures, each deleted by its key: " + requeue);
         assertFalse(requeue.contains("INTO [dbo].[orders] (id"), "the identity column takes its next value: " + requeue);
     }
 
     @Test
     void purgeAndRetentionDeleteSmallBatchesSkippingLockedRows() {
-        assertEquals("DELETE TOP (500) FROM [dbo].[orders_dlq] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
+        assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders_dlq] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
                 + " WHERE failed_at < ?", sql.purgeDeadLetters().withLiteral("n", 500).jdbcSql());
         JournalSql journalSql = new SqlServerDialect().journalSql(journal.name());
-        assertEquals("DELETE TOP (500) FROM [dbo].[orders_journal] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
+        assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders_journal] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
                 + " WHERE completed_at < ?", journalSql.deleteBefore().withLiteral("n", 500).jdbcSql());
     }
 
@@ -156,14 +174,14 @@ class SqlServerDialectTest {
 
     @Test
     void tablesOfAnEarlierReleaseGainTheOrderingKeyColumnsAndIndexOnlyWhereMissing() {
-        assertTrue(sql.create().get(0).contains("ordering_key NVARCHAR(200) NULL, "), sql.create().get(0));
-        assertTrue(sql.create().get(1).contains("ordering_key NVARCHAR(200) NULL); "), sql.create().get(1));
+        assertTrue(sql.create().get(1).contains("ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL); "),
+                sql.create().get(1));
         assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
-                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders] ADD ordering_key NVARCHAR(200) NULL",
-                sql.create().get(6));
+                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders] ADD ordering_key NVARCHAR(200) COLLATE"
+                + " Latin1_General_100_BIN2 NULL", sql.create().get(6));
         assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders_dlq]')"
-                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders_dlq] ADD ordering_key NVARCHAR(200) NULL",
-                sql.create().get(7));
+                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders_dlq] ADD ordering_key NVARCHAR(200) COLLATE"
+                + " Latin1_General_100_BIN2 NULL", sql.create().get(7));
         String index = sql.create().get(8);
         assertTrue(index.contains("OBJECT_ID(N'[dbo].[orders]') AND ic.key_ordinal = 1 AND c.name = N'ordering_key')"
                 + " CREATE NONCLUSTERED INDEX [orders_ordering] ON [dbo].[orders] (ordering_key, id)"
@@ -176,11 +194,12 @@ class SqlServerDialectTest {
         assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
                 + " AND name = N'hidden') ALTER TABLE [dbo].[orders] ADD hidden SMALLINT NULL", sql.create().get(10));
         assertTrue(sql.create().get(11).endsWith("AND ic.key_ordinal = 1 AND c.name = N'hidden') CREATE NONCLUSTERED INDEX"
-                + " [orders_ready] ON [dbo].[orders] (hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL"),
+                + " [orders_ready] ON [dbo].[orders] (hidden, priority DESC, id) INCLUDE (visible_at, ordering_key)"
+                + " WHERE hidden IS NULL"),
                 sql.create().get(11));
         assertTrue(sql.create().get(12).endsWith("AND ic.key_ordinal = 1 AND c.name = N'visible_at') CREATE NONCLUSTERED"
                 + " INDEX [orders_hidden] ON [dbo].[orders] (visible_at) WHERE hidden IS NOT NULL"), sql.create().get(12));
-        assertEquals("UPDATE TOP (1000) [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL"
+        assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; UPDATE TOP (1000) [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL"
                 + " WHERE hidden IS NOT NULL AND visible_at <= SYSUTCDATETIME()",
                 sql.reveal().withLiteral("n", 1000).jdbcSql());
         assertTrue(sql.insert().jdbcSql().contains(", ?, CASE WHEN ? >= 1000 THEN 1 END)"), sql.insert().jdbcSql());
@@ -195,12 +214,13 @@ class SqlServerDialectTest {
         assertTrue(sql.create().get(9).endsWith("CREATE NONCLUSTERED INDEX [orders_expiry] ON [dbo].[orders] (expires_at)"
                 + " WHERE expires_at IS NOT NULL"), sql.create().get(9));
         String sweep = sql.sweepExpired().withLiteral("n", 500).jdbcSql();
-        assertTrue(sweep.startsWith("DELETE TOP (500) FROM [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
+        assertTrue(sweep.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
                 + " OUTPUT deleted.id,"), sweep);
         assertTrue(sweep.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
                 + " headers, body, last_error, failed_at, ordering_key) WHERE expires_at IS NOT NULL AND expires_at <="
                 + " SYSUTCDATETIME() AND (lease_token IS NULL OR visible_at <= SYSUTCDATETIME())"), sweep);
-        assertEquals("DELETE TOP (500) FROM [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE expires_at"
+        assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders]"
+                + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE expires_at"
                 + " IS NOT NULL AND expires_at <= SYSUTCDATETIME() AND (lease_token IS NULL OR visible_at <="
                 + " SYSUTCDATETIME())", sql.discardExpired().withLiteral("n", 500).jdbcSql());
     }
@@ -210,10 +230,13 @@ class SqlServerDialectTest {
         QueueSql ordered = new SqlServerDialect().queueSql(TableName.parse("dbo.orders"),
                 TableName.parse("dbo.orders_dlq"), true);
         String claim = ordered.claim().withLiteral("n", 10).jdbcSql();
-        assertTrue(claim.startsWith("WITH next (next_priority, next_id) AS (SELECT TOP (10) priority, id FROM [dbo].[orders]"
+        assertTrue(claim.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; WITH next (next_priority, next_id) AS"
+                + " (SELECT TOP (10) priority, id FROM [dbo].[orders]"
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE hidden IS NULL AND visible_at <="
                 + " SYSUTCDATETIME() AND (m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM [dbo].[orders] AS earlier"
                 + " WHERE earlier.ordering_key IS NOT NULL AND earlier.ordering_key = m.ordering_key"
+                + " AND earlier.ordering_key COLLATE Latin1_General_100_BIN2 = m.ordering_key"
+                + " AND DATALENGTH(earlier.ordering_key) = DATALENGTH(m.ordering_key)"
                 + " AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id) DELETE FROM"), claim);
         assertFalse(sql.claim().jdbcSql().contains("ordering_key = m.ordering_key"), "unordered claims do not look");
         assertTrue(ordered.lease().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id) UPDATE"));
@@ -221,14 +244,21 @@ class SqlServerDialectTest {
     }
 
     @Test
-    void aQueueOrDeadLetterTableWithAnEnabledTriggerIsRefusedAtStartup() {
-        String check = sql.create().get(13);
-        assertTrue(check.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id = OBJECT_ID(N'[dbo].[orders]')"
-                + " AND is_disabled = 0) THROW 51001, N'the queue table orders has an enabled trigger"), check);
-        String deadLetters = sql.create().get(14);
-        assertTrue(deadLetters.startsWith("IF EXISTS (SELECT 1 FROM sys.triggers WHERE parent_id ="
-                + " OBJECT_ID(N'[dbo].[orders_dlq]') AND is_disabled = 0) THROW 51001, N'the dead-letter table"
-                + " orders_dlq has an enabled trigger"), deadLetters);
+    void aTriggerEnabledAfterStartupFailsStatementsNamingTheQueueAndTheFix() {
+        SqlServerDialect dialect = new SqlServerDialect();
+        TableName queue = TableName.parse("dbo.orders");
+        for (int code : new int[] {334, 331}) {
+            SQLException refused = new SQLException("The target table 'dbo.orders' of the DML statement cannot have any"
+                    + " enabled triggers if the statement contains an OUTPUT clause without INTO clause.", "S0001", code);
+            SQLException e = dialect.explained(refused, queue);
+            assertTrue(e.getMessage().startsWith("queue dbo.orders: a trigger was enabled on its queue or dead-letter"
+                    + " table"), e.getMessage());
+            assertTrue(e.getMessage().contains("disable or drop the trigger"), e.getMessage());
+            assertEquals(code, e.getErrorCode(), "callers still classify by the code");
+            assertEquals(refused, e.getCause());
+        }
+        SQLException other = new SQLException("deadlock", "40001", 1205);
+        assertEquals(other, dialect.explained(other, queue));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sqlqueue.api.OutgoingMessage;
@@ -36,6 +37,9 @@ class SqlServerSchemaScriptTest {
 
     private static final TestDatabase DATABASE = TestDatabase.sqlServer();
     private static final Path SCRIPT = Path.of("..", "admin", "sqlserver-schema.sql");
+    private static final Path EXACT_KEYS_SCRIPT = Path.of("..", "admin", "sqlserver-exact-keys.sql");
+    private static final List<String> SET_OPTIONS = List.of("QUOTED_IDENTIFIER ON", "ANSI_NULLS ON", "ANSI_PADDING ON",
+            "ANSI_WARNINGS ON", "ARITHABORT ON", "CONCAT_NULL_YIELDS_NULL ON", "NUMERIC_ROUNDABORT OFF");
     private static final Pattern VARIABLE = Pattern.compile("\\$\\((\\w+)\\)");
 
     private final String suffix = Long.toHexString(System.nanoTime());
@@ -91,7 +95,11 @@ class SqlServerSchemaScriptTest {
 
     /** The script's batches as sqlcmd sends them: {@code -v} variables replaced, split at GO. */
     private List<String> batches(Map<String, String> variables) throws IOException {
-        String text = Files.readString(SCRIPT);
+        return batches(SCRIPT, variables);
+    }
+
+    private static List<String> batches(Path script, Map<String, String> variables) throws IOException {
+        String text = Files.readString(script);
         assertFalse(Pattern.compile("(?mi)^\\s*:setvar").matcher(text).find(),
                 "a :setvar in the script would override the DBA's -v values");
         Matcher m = VARIABLE.matcher(text);
@@ -140,11 +148,12 @@ class SqlServerSchemaScriptTest {
     /** {@link #catalog} of a table in any schema: {@code schema.table}. */
     private List<String> catalogOf(String table) throws SQLException {
         List<String> rows = new ArrayList<>();
-        rows.addAll(rows("SELECT c.name, t.name, c.max_length, c.precision, c.scale, c.is_nullable, c.is_identity"
+        rows.addAll(rows("SELECT c.name, t.name, c.max_length, c.precision, c.scale, c.is_nullable, c.is_identity,"
+                + " c.collation_name, c.is_computed"
                 + " FROM sys.columns c JOIN sys.types t ON t.user_type_id = c.user_type_id"
                 + " WHERE c.object_id = OBJECT_ID(?) ORDER BY c.column_id", table));
         rows.addAll(rows("SELECT i.type_desc, i.is_unique, i.is_primary_key, i.has_filter, ic.key_ordinal, c.name,"
-                + " ic.is_descending_key FROM sys.indexes i JOIN sys.index_columns ic ON ic.object_id = i.object_id"
+                + " ic.is_descending_key, ic.is_included_column FROM sys.indexes i JOIN sys.index_columns ic ON ic.object_id = i.object_id"
                 + " AND ic.index_id = i.index_id JOIN sys.columns c ON c.object_id = ic.object_id"
                 + " AND c.column_id = ic.column_id WHERE i.object_id = OBJECT_ID(?)"
                 + " ORDER BY i.type_desc, i.is_unique, i.is_primary_key, i.has_filter, ic.key_ordinal, c.name", table));
@@ -153,6 +162,7 @@ class SqlServerSchemaScriptTest {
                 + " WHERE d.parent_object_id = OBJECT_ID(?) ORDER BY c.name", table));
         rows.addAll(rows("SELECT definition FROM sys.check_constraints WHERE parent_object_id = OBJECT_ID(?)"
                 + " ORDER BY definition", table));
+        rows.addAll(rows("SELECT lock_escalation_desc FROM sys.tables WHERE object_id = OBJECT_ID(?)", table));
         return rows;
     }
 
@@ -186,6 +196,107 @@ class SqlServerSchemaScriptTest {
             List<String> expected = catalog(own + table);
             assertFalse(expected.isEmpty(), "the adapter's " + own + table + " is in the catalog");
             assertEquals(expected, catalog(scripted + table), "the script's " + scripted + table);
+        }
+    }
+
+    /**
+     * sqlcmd runs with QUOTED_IDENTIFIER OFF unless started with -I, and SQL Server then refuses to
+     * create filtered indexes and indexes on computed columns, and to write rows into their tables
+     * (Msg 1934). The scripts set what they need in a first batch of their own (QUOTED_IDENTIFIER
+     * takes effect when a batch is parsed), and a session that writes rows by hand sets
+     * QUOTED_IDENTIFIER ON, as the README says. Babelfish does not enforce SET options: there the
+     * scripts' text and their run from such a session show; the refused insert only a real SQL Server.
+     */
+    @Test
+    void theScriptsAndAByHandInsertWorkFromASessionWithSqlcmdsSetOptions() throws Exception {
+        for (Path script : List.of(SCRIPT, EXACT_KEYS_SCRIPT)) {
+            String first = batches(script, Map.of("Schema", "dbo", "Queue", scripted, "AppRole", role)).get(0)
+                    .replaceAll("(?m)--.*$", "");
+            for (String option : SET_OPTIONS) {
+                assertTrue(first.contains("SET " + option + ";"), script + " sets " + option + " first");
+            }
+            assertFalse(first.contains("CREATE") || first.contains("ALTER"), script + ": its SET options in a batch of"
+                    + " their own, before anything they govern");
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET QUOTED_IDENTIFIER OFF"); // sqlcmd's default; ANSI_NULLS and ANSI_PADDING are ON there
+            s.execute("SET ANSI_NULLS ON");
+            s.execute("SET ANSI_PADDING ON");
+        }
+        runScript();
+
+        try (Connection byHand = DATABASE.connect(); Statement s = byHand.createStatement()) {
+            s.execute("SET QUOTED_IDENTIFIER OFF");
+            if (!Babelfish.isBabelfish(byHand)) {
+                SQLException refused = assertThrows(SQLException.class,
+                        () -> s.executeUpdate("INSERT INTO dbo." + scripted + " (body) VALUES (0x01)"));
+                assertEquals(1934, refused.getErrorCode(), refused.getMessage());
+            }
+            s.execute("SET QUOTED_IDENTIFIER ON");
+            assertEquals(1, s.executeUpdate("INSERT INTO dbo." + scripted + " (body, dedup_key) VALUES (0x01, N'by hand')"));
+        }
+        QueueTable queue = QueueTable.open(connection, scripted);
+        List<QueueMessage> claimed = queue.claim(connection, 10);
+        assertEquals(1, claimed.size(), "the row written by hand is delivered");
+        assertEquals(1, claimed.get(0).body()[0]);
+    }
+
+    /**
+     * A queue of the release before exact keys (key columns of the database's collation, the unique
+     * index on dedup_key alone, the ready index without ordering_key), with messages in it: the
+     * adapter warns and refuses a key that collides only by collation, and after
+     * admin/sqlserver-exact-keys.sql the tables are the adapter's own, every message still there and
+     * the keys exact. Babelfish refuses COLLATE in ALTER COLUMN, so only a real SQL Server runs it.
+     */
+    @Test
+    void theExactKeysScriptBringsAQueueOfTheReleaseBeforeToTheAdaptersTables() throws Exception {
+        assumeFalse(Babelfish.isBabelfish(connection), "Babelfish does not support COLLATE in ALTER TABLE ALTER COLUMN"
+                + " (\"not currently supported\"), which the script needs; only a real SQL Server can run it");
+        String q = "dbo." + scripted;
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TABLE " + q + " (id BIGINT IDENTITY(1,1) NOT NULL, priority SMALLINT NOT NULL DEFAULT 0,"
+                    + " visible_at DATETIME2(7) NOT NULL CONSTRAINT [" + scripted + "_visible_at_df] DEFAULT SYSUTCDATETIME(),"
+                    + " enqueued_at DATETIME2(7) NOT NULL CONSTRAINT [" + scripted + "_enqueued_at_df] DEFAULT SYSUTCDATETIME(),"
+                    + " attempts INT NOT NULL DEFAULT 0, dedup_key NVARCHAR(200) COLLATE SQL_Latin1_General_CP1_CI_AS NULL,"
+                    + " headers NVARCHAR(MAX) NULL, body VARBINARY(MAX) NOT NULL, last_error NVARCHAR(2000) NULL,"
+                    + " lease_token BIGINT NULL, expires_at DATETIME2(7) NULL,"
+                    + " ordering_key NVARCHAR(200) COLLATE SQL_Latin1_General_CP1_CI_AS NULL, hidden SMALLINT NULL,"
+                    + " CONSTRAINT [" + scripted + "_pk] PRIMARY KEY NONCLUSTERED (id))");
+            s.execute("CREATE UNIQUE CLUSTERED INDEX [" + scripted + "_dequeue] ON " + q + " (priority DESC, id)");
+            s.execute("CREATE UNIQUE NONCLUSTERED INDEX [" + scripted + "_dedup] ON " + q + " (dedup_key)"
+                    + " WHERE dedup_key IS NOT NULL");
+            s.execute("CREATE NONCLUSTERED INDEX [" + scripted + "_ready] ON " + q + " (hidden, priority DESC, id)"
+                    + " INCLUDE (visible_at) WHERE hidden IS NULL");
+            s.execute("SELECT COUNT(*) FROM " + q + " WHERE dedup_key = N'x' AND ordering_key = N'y'"); // statistics
+        }
+        QueueTable queue = QueueTable.open(connection, scripted);
+        queue.createIfMissing(connection); // the dead-letter table, the other indexes; the keys stay as they are
+        queue.send(connection, OutgoingMessage.text("first").dedupKey("k-1").orderingKey("o-1").build());
+        SQLException refused = assertThrows(SQLException.class,
+                () -> queue.send(connection, OutgoingMessage.text("other").dedupKey("K-1").build()));
+        assertTrue(refused.getMessage().contains("admin/sqlserver-exact-keys.sql"), refused.getMessage());
+        assertEquals(1, rowCount(q), "the refused send wrote nothing");
+
+        for (String batch : batches(EXACT_KEYS_SCRIPT, Map.of("Schema", "dbo", "Queue", scripted))) {
+            try (Statement s = connection.createStatement()) {
+                s.execute(batch);
+            }
+        }
+        QueueTable adapters = QueueTable.open(connection, own);
+        adapters.createIfMissing(connection);
+        for (String table : new String[] {"", "_dlq"}) {
+            assertEquals(catalog(own + table), catalog(scripted + table), "after the script, " + scripted + table);
+        }
+        long other = queue.send(connection, OutgoingMessage.text("other").dedupKey("K-1").build());
+        assertEquals(2, rowCount(q));
+        assertEquals(List.of("first", "other"), queue.claim(connection, 10).stream().map(QueueMessage::text).toList());
+        assertTrue(other > 0);
+    }
+
+    private long rowCount(String table) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
