@@ -15,8 +15,8 @@
 -- for every later INSERT, UPDATE and DELETE on their tables (otherwise Msg 1934). sqlcmd runs with
 -- QUOTED_IDENTIFIER OFF unless started with -I; drivers (JDBC, ODBC, .NET) and SSMS set them all ON.
 -- QUOTED_IDENTIFIER takes effect when a batch is parsed: set here, in a batch of its own, it holds
--- for every batch after it. A session that writes rows by hand needs the same (README, "Writing
--- rows by hand").
+-- for every batch after it. A session that writes rows by hand needs the same (README, "SQL
+-- Server, for DBAs", SET options).
 SET QUOTED_IDENTIFIER ON;
 SET ANSI_NULLS ON;
 SET ANSI_PADDING ON;
