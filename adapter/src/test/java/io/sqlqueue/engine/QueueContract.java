@@ -54,6 +54,8 @@ abstract class QueueContract {
     protected QueueTable queue;
     private final List<QueueTable> created = new ArrayList<>();
     private final List<CompletionJournal> journals = new ArrayList<>();
+    /** Topics made by {@link #newTopic}: their subscriptions' rows go after the test, with the queues. */
+    private final List<Topic> topics = new ArrayList<>();
 
     @BeforeEach
     void createQueue() throws SQLException {
@@ -79,6 +81,12 @@ abstract class QueueContract {
             for (QueueTable q : created) {
                 s.execute("DROP TABLE " + q.dialect().qualified(q.name()));
                 s.execute("DROP TABLE " + q.dialect().qualified(q.deadLetterName()));
+            }
+            // The subscriptions table is shared (the adapter's own, on a DBA's server too): only these rows go.
+            for (Topic topic : topics) {
+                for (Topic.Subscription subscription : topic.subscriptions(c)) {
+                    topic.unsubscribe(c, subscription.name());
+                }
             }
         }
     }
@@ -626,6 +634,7 @@ abstract class QueueContract {
     private Topic newTopic() throws SQLException {
         Topic topic = new Topic(queue.dialect(), "tp_" + Long.toHexString(System.nanoTime()));
         topic.createIfMissing(connection);
+        topics.add(topic);
         return topic;
     }
 

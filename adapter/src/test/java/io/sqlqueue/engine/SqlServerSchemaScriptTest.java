@@ -349,7 +349,7 @@ class SqlServerSchemaScriptTest {
             s.execute("CREATE USER " + login + " FOR LOGIN " + login);
             s.execute("ALTER ROLE " + role + " ADD MEMBER " + login);
         }
-        try (Connection member = DriverDataSources.plain(System.getenv("SQLQUEUE_MSSQL_URL"), login, password)
+        try (Connection member = DriverDataSources.plain(TestDatabase.settings("SQLQUEUE_MSSQL")[0], login, password)
                 .getConnection()) {
             SQLException refused = assertThrows(SQLException.class, () -> {
                 try (Statement s = member.createStatement()) {

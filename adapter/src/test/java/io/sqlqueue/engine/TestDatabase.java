@@ -11,7 +11,10 @@ import org.postgresql.ds.PGSimpleDataSource;
 /**
  * The databases tests and benchmarks run on: H2 always; PostgreSQL and SQL Server when
  * {@code SQLQUEUE_PG_URL} / {@code SQLQUEUE_MSSQL_URL} (with {@code _USER}, {@code _PASSWORD})
- * point at one.
+ * point at one. For SQL Server, {@code -Dsqlserver.url} and {@code -Dsqlserver.user} (the
+ * command line of the verify-sqlserver profile, docs/sqlserver-verification.md) win over the
+ * variables; the password is read from {@code SQLQUEUE_MSSQL_PASSWORD} only, since a {@code -D}
+ * value shows in the process list and is copied into surefire's XML reports.
  */
 public record TestDatabase(String name, DataSource dataSource, String missingReason) {
 
@@ -50,18 +53,27 @@ public record TestDatabase(String name, DataSource dataSource, String missingRea
      * (each null when unset), as the inbound and outbound contracts take them.
      */
     public static String[] settings(String prefix) {
-        return new String[] {System.getenv(prefix + "_URL"), System.getenv(prefix + "_USER"),
-                System.getenv(prefix + "_PASSWORD")};
+        return new String[] {setting(prefix, "URL"), setting(prefix, "USER"), System.getenv(prefix + "_PASSWORD")};
+    }
+
+    /** {@code <prefix>_<name>} from the environment, or for SQL Server's URL and user their -D property when given. */
+    private static String setting(String prefix, String name) {
+        if (prefix.equals("SQLQUEUE_MSSQL")) {
+            String property = System.getProperty("sqlserver." + name.toLowerCase(java.util.Locale.ROOT));
+            if (property != null && !property.isBlank()) {
+                return property;
+            }
+        }
+        return System.getenv(prefix + "_" + name);
     }
 
     /** A database from {@code <prefix>_URL}, {@code _USER} and {@code _PASSWORD}; unavailable without a URL. */
     private static TestDatabase fromEnvironment(String name, String prefix, String label, DataSourceFactory factory) {
-        String url = System.getenv(prefix + "_URL");
-        if (url == null || url.isBlank()) {
+        String[] settings = settings(prefix);
+        if (settings[0] == null || settings[0].isBlank()) {
             return new TestDatabase(name, null, prefix + "_URL is not set: " + label + " tests skipped");
         }
-        return new TestDatabase(name,
-                factory.create(url, System.getenv(prefix + "_USER"), System.getenv(prefix + "_PASSWORD")), null);
+        return new TestDatabase(name, factory.create(settings[0], settings[1], settings[2]), null);
     }
 
     @FunctionalInterface

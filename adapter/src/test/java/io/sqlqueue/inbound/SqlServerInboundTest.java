@@ -1,11 +1,12 @@
 package io.sqlqueue.inbound;
 
-import io.sqlqueue.engine.Babelfish;
+import io.sqlqueue.engine.SqlServerXA;
 import io.sqlqueue.engine.TestDatabase;
 
 /**
- * The inbound side on SQL Server (SQLQUEUE_MSSQL_*); each test skipped, visibly, without it. On
- * Babelfish, which has no XA, deliveries run one-phase (useXA=false) and XA tests skip.
+ * The inbound side on SQL Server (SQLQUEUE_MSSQL_*); each test skipped, visibly, without it. Where
+ * the server has no XA (Babelfish, or a SQL Server without MS DTC and the driver's XA procedures),
+ * deliveries run one-phase (useXA=false) and XA tests skip, naming the reason.
  */
 class SqlServerInboundTest extends InboundContract {
 
@@ -16,12 +17,12 @@ class SqlServerInboundTest extends InboundContract {
 
     @Override
     protected boolean useXA() {
-        return !Babelfish.isBabelfish(database());
+        return SqlServerXA.available(database());
     }
 
     @Override
     protected void assumeXA() {
-        Babelfish.assumeNotBabelfish(database(), Babelfish.NO_XA);
+        SqlServerXA.assumeAvailable(database());
     }
 
     /**
