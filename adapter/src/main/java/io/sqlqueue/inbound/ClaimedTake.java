@@ -19,16 +19,20 @@ import java.util.List;
 final class ClaimedTake implements Take {
 
     private final QueueActivation activation;
+    /** Told what the claim found before the bean runs: the poller's back-off depends on it. */
+    private final Take.Report report;
     private final List<UndeliverableMessage> deadLettered = new ArrayList<>();
     private List<QueueMessage> claimed = List.of();
 
-    ClaimedTake(QueueActivation activation) {
+    ClaimedTake(QueueActivation activation, Take.Report report) {
         this.activation = activation;
+        this.report = report;
     }
 
     @Override
     public List<QueueMessage> take(Connection c) throws SQLException {
         claimed = activation.openTable(c).claim(c, activation.claimSize, deadLettered::add);
+        report.took(!claimed.isEmpty() || !deadLettered.isEmpty());
         for (UndeliverableMessage m : deadLettered) {
             activation.outcomes.journalDeadLettered(c, m); // in the transaction, as the move is
         }

@@ -34,13 +34,18 @@ import java.util.logging.Level;
 final class Delivery implements Work {
 
     private final QueueActivation activation;
+    /** The activation's queue events when the poller's peek saw the messages ready that this delivery was started for. */
+    private final long eventsAtPeek;
+    /** Whether the first take has yet to tell the poller what it found. */
+    private boolean firstTake = true;
     /** Set by {@link #release()}: this delivery ends after its current message. */
     private volatile boolean released;
     /** Leased by the last delivery's committed transaction for this thread's next one, or null. */
     private List<LeasedMessage> leasedAhead;
 
-    Delivery(QueueActivation activation) {
+    Delivery(QueueActivation activation, long eventsAtPeek) {
         this.activation = activation;
+        this.eventsAtPeek = eventsAtPeek;
     }
 
     @Override
@@ -68,7 +73,26 @@ final class Delivery implements Work {
             QueueActivation.log(Level.WARNING, "delivery from " + activation.spec.getQueue() + " stopped: "
                     + e.getMessage(), e);
         } finally {
+            if (firstTake) { // no take ran to the end: it tells nothing about the ready messages
+                firstTake = false;
+                activation.firstTakeEnded(false, eventsAtPeek);
+            }
             activation.deliveryFinished();
+        }
+    }
+
+    /**
+     * A take has found messages (or rows for the dead-letter table), or nothing: the poller learns
+     * it at once, so that it backs off when the ready messages it saw were held by others, and goes
+     * back to full speed as soon as a take finds something.
+     */
+    private void took(boolean found) {
+        if (found) {
+            activation.queueChanged();
+        }
+        if (firstTake) {
+            firstTake = false;
+            activation.firstTakeEnded(!found, eventsAtPeek);
         }
     }
 
@@ -101,10 +125,11 @@ final class Delivery implements Work {
     private boolean deliverNext(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
             throws SQLException, ResourceException, NoSuchMethodException {
         if (activation.transacted && !activation.countsBeforeDelivery) {
-            return new TransactedDelivery(activation, endpoint, channel, new ClaimedTake(activation)).run();
+            return new TransactedDelivery(activation, endpoint, channel, new ClaimedTake(activation, this::took)).run();
         }
         List<LeasedMessage> leased = leasedAhead != null ? leasedAhead : lease(channel);
         leasedAhead = null;
+        took(leased != null);
         if (leased == null) {
             return false; // nothing ready
         }

@@ -12,8 +12,9 @@ import java.util.logging.Level;
 
 /**
  * An activation's long-running work: peeks at the queue and starts deliveries while messages are
- * ready and slots are free; backs off while the queue is empty or the database is unreachable
- * (logging once per outage, not once per poll).
+ * ready and slots are free; backs off while the queue is empty, while the ready messages are held
+ * by other transactions ({@link QueueActivation#readyMessagesHeld()}), or while the database is
+ * unreachable (logging once per outage, not once per poll).
  */
 final class Poller implements Work {
 
@@ -65,6 +66,7 @@ final class Poller implements Work {
         }
         long idle = activation.spec.getPollInterval();
         long retry = activation.spec.getPollInterval(); // after a failed poll: soon, then ever more rarely
+        boolean held = false; // the poller's back-off because the ready messages are held by others
         try {
             while (!activation.stopping()) {
                 if (activation.paused()) {
@@ -85,6 +87,7 @@ final class Poller implements Work {
                     activation.pause(activation.spec.getPollInterval());
                     continue;
                 }
+                long eventsAtPeek = activation.queueEvents();
                 boolean ready;
                 try {
                     ready = peek();
@@ -98,10 +101,19 @@ final class Poller implements Work {
                 }
                 retry = activation.spec.getPollInterval();
                 if (!ready || revealIsDue()) {
-                    ready = revealDue() > 0 || ready;
+                    int revealed = revealDue();
+                    if (revealed > 0) {
+                        activation.queueChanged(); // messages no one holds
+                        ready = true;
+                    }
                 }
                 sweepExpired();
                 if (!ready) {
+                    activation.nothingReady();
+                    if (held) {
+                        held = false;
+                        idle = activation.spec.getPollInterval(); // the held spell was no idle queue
+                    }
                     activation.deliveryFinishedWithoutStarting();
                     trimJournal();
                     giveConnectionBack();
@@ -110,20 +122,62 @@ final class Poller implements Work {
                     idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
                     continue;
                 }
+                if (activation.readyMessagesHeld()) {
+                    if (!held) {
+                        held = true;
+                        QueueActivation.LOG.fine(() -> "the messages ready in " + activation.spec.getQueue()
+                                + " are held by other transactions; looking again as when idle until a take"
+                                + " finds messages");
+                    }
+                    // One delivery finds out whether they are free again (or others have come), unless one
+                    // is still at it; meanwhile, and after it, the poller waits as when idle.
+                    if (activation.firstTakesPending() > 0 || !start(eventsAtPeek, idle)) {
+                        activation.deliveryFinishedWithoutStarting();
+                    }
+                    trimJournal();
+                    giveConnectionBack();
+                    activation.connections.closeExpired();
+                    waitWhileHeld(idle);
+                    idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
+                    continue;
+                }
+                held = false;
                 idle = activation.spec.getPollInterval();
                 giveConnectionBack();
-                try {
-                    activation.startDelivery();
-                } catch (WorkException e) {
+                if (!start(eventsAtPeek, idle)) {
                     activation.deliveryFinishedWithoutStarting();
-                    QueueActivation.log(Level.WARNING, "the work manager refused a delivery of "
-                            + activation.spec.getQueue() + "; retrying after " + idle + " ms", e);
                     activation.pause(idle);
                 }
             }
         } finally {
             closeConnection();
             activation.finished();
+        }
+    }
+
+    /** Starts a delivery on the slot taken; false (the slot still taken) when the work manager refused it. */
+    private boolean start(long eventsAtPeek, long idle) {
+        try {
+            activation.startDelivery(eventsAtPeek);
+            return true;
+        } catch (WorkException e) {
+            QueueActivation.log(Level.WARNING, "the work manager refused a delivery of "
+                    + activation.spec.getQueue() + "; retrying after " + idle + " ms", e);
+            return false;
+        }
+    }
+
+    /**
+     * Waits {@code millis} while the ready messages stay held: a take that finds messages, a local
+     * send or a reveal ends the wait at once, while the deliveries that end meanwhile (the one
+     * started to find out, finding nothing again) do not.
+     */
+    private void waitWhileHeld(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        long left;
+        while (activation.readyMessagesHeld() && !activation.stopping() && !activation.paused()
+                && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
+            activation.pause(left);
         }
     }
 

@@ -13,6 +13,12 @@ import java.util.List;
  */
 interface Take {
 
+    /** Hears what a take found as soon as it has run: messages (or rows for the dead-letter table), or nothing. */
+    @FunctionalInterface
+    interface Report {
+        void took(boolean found);
+    }
+
     /** Inside the transaction: deletes the messages there and returns those the bean gets. */
     List<QueueMessage> take(Connection c) throws SQLException;
 

@@ -531,6 +531,112 @@ abstract class InboundContract {
         assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "woken, not found by a late poll");
     }
 
+    /**
+     * A statement that holds the row of queue {@code q} whose id is its parameter until its
+     * transaction ends, as a batch reader or an ordered claim holds the rows it read: claims skip
+     * it, while the peek, which takes no lock (on SQL Server a shared one, which an update lock
+     * lets pass), still sees it ready.
+     */
+    protected String holdRow(String q) {
+        return "SELECT id FROM " + q + " WHERE id = ? FOR UPDATE";
+    }
+
+    /** Whether claims skip rows other transactions hold; where they wait instead, a delivery waits on a held row. */
+    protected boolean claimsSkipHeldRows() {
+        return true;
+    }
+
+    /** The peeks and deliveries (each one take that found something or nothing) of the test's activation. */
+    private long looks() throws Exception {
+        return (long) consumerBean("Polls") + container.endpointsCreated.get();
+    }
+
+    /**
+     * Watches the activation of {@code spec} for a few seconds while {@code situation} keeps the
+     * only ready message out of its claims' reach, and asserts it looked at the queue about as often
+     * as an idle one: a peek and a delivery per back-off interval, from pollInterval doubling to
+     * maxPollInterval, besides a peek and a delivery for each slot before the first of those
+     * deliveries found the message out of reach. An upper bound from the time that passed: a slow
+     * machine only looks less often. Before the poller backed off here, the peek said "ready" and
+     * every free slot started a delivery whose take came back empty, again and again: thousands of
+     * looks a second.
+     */
+    private void assertLooksAsWhenIdle(QueueActivationSpec spec, String situation) throws Exception {
+        long before = looks();
+        long start = System.nanoTime();
+        LockSupport.parkNanos(Duration.ofSeconds(3).toNanos()); // the window watched
+        long looked = looks() - before;
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        long interval = spec.getPollInterval(), rampSteps = 0;
+        for (; interval < spec.getMaxPollInterval(); interval *= 2) {
+            rampSteps++;
+        }
+        long intervals = rampSteps + 1 + elapsedMillis / spec.getMaxPollInterval();
+        long bound = 2 * (spec.getMaxConcurrency() + intervals);
+        assertTrue(looked <= bound, looked + " peeks and deliveries in " + elapsedMillis + " ms while " + situation
+                + "; an idle poller looks at most " + bound + " times then (a peek and a delivery for each of the "
+                + spec.getMaxConcurrency() + " slots at first, then in each of " + intervals + " back-off intervals)");
+    }
+
+    @Test
+    void aReadyMessageHeldByAnotherTransactionIsLookedAtAsWhenIdleAndDeliveredOnceReleased() throws Exception {
+        long held = send(1).get(0);
+        QueueActivationSpec spec = spec();
+        String[] db = database();
+        List<Long> ids = new ArrayList<>(List.of(held));
+        try (Connection holder = DriverDataSources.plain(db[0], db[1], db[2]).getConnection()) {
+            holder.setAutoCommit(false);
+            try (java.sql.PreparedStatement hold = holder.prepareStatement(holdRow(table.dialect().qualified(table.name())))) {
+                hold.setLong(1, held);
+                hold.execute();
+            }
+            activate(spec, recording(), false, true);
+            await("a delivery has met the held message", () -> container.endpointsCreated.get() > 0);
+            assertLooksAsWhenIdle(spec, "another transaction holds the only ready message");
+            assertEquals(0, committed.size(), "the held message is not delivered while held");
+            if (claimsSkipHeldRows()) {
+                long other = send(1).get(0);
+                ids.add(other);
+                adapter.enqueueCommitted(queue);
+                await("a message sent meanwhile is delivered past the held one", () -> committed.containsKey(other));
+            }
+            assertEquals(1, rows("queue"), "the held message is still queued");
+            holder.rollback();
+        }
+        assertExactlyOnce(ids);
+        assertEquals(0, rows("dlq"));
+        assertEquals(0, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.name())), "gone from the queue");
+    }
+
+    /**
+     * With attemptCounting=afterRollback (whatever the subclass counts with) a delivery's claim
+     * deletes its message in the delivery's transaction: until the bean returns, PostgreSQL's and
+     * H2's peek still see the row ready while every claim skips it. The free slots must not spin
+     * meanwhile. (Counting before delivery, the lease hides the message from the peek.)
+     */
+    @Test
+    void whileADeliveryClaimedInItsTransactionIsInProgressThePollerLooksAsWhenIdle() throws Exception {
+        long id = send(1).get(0);
+        CountDownLatch inBean = new CountDownLatch(1);
+        CountDownLatch watched = new CountDownLatch(1);
+        FakeContainer.Bean record = recording();
+        QueueActivationSpec spec = spec();
+        spec.setAttemptCounting(QueueActivationSpec.AFTER_ROLLBACK);
+        activate(spec, messages -> {
+            inBean.countDown();
+            assertTrue(watched.await(60, TimeUnit.SECONDS), "the test let the bean go on");
+            record.onMessages(messages);
+        }, false, true);
+        assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
+        try {
+            assertLooksAsWhenIdle(spec, "a delivery in progress holds the only message");
+        } finally {
+            watched.countDown();
+        }
+        assertExactlyOnce(List.of(id));
+        assertEquals(0, rows("dlq"));
+    }
+
     @Test
     void deactivationWhileDeliveringLosesNothingAndLeavesNoWork() throws Exception {
         List<Long> ids = send(400);
