@@ -230,6 +230,51 @@ abstract class InboundContract {
         assertEquals(0, rows("dlq"));
     }
 
+    /**
+     * SQL Server: a table with an enabled trigger cannot be claimed from (OUTPUT, error 334), also
+     * when a DBA made it and the adapter creates nothing (createQueue=false): the activation refuses
+     * it, naming the table and the trigger, and takes nothing.
+     */
+    @Test
+    void aTableWithATriggerIsRefusedAlsoWhenTheAdapterCreatesNothing() throws Exception {
+        assumeTrue(table.dialect().name().equals("sqlserver"), "on " + table.dialect().name()
+                + " a trigger does not stop the adapter's statements: only SQL Server refuses OUTPUT on such a table");
+        try (Statement s = admin.createStatement()) {
+            s.execute("CREATE TRIGGER " + table.name().table() + "_audit ON " + table.dialect().qualified(table.name())
+                    + " AFTER DELETE AS BEGIN SET NOCOUNT ON; END");
+        }
+        List<Long> ids = send(1);
+        List<String> logged = Collections.synchronizedList(new ArrayList<>());
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.sqlqueue");
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(String.valueOf(r.getMessage()));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try {
+            QueueActivationSpec spec = spec();
+            spec.setCreateQueue(false);
+            activate(spec, recording(), false, true);
+            await("the activation refused the table", () -> List.copyOf(logged).stream().anyMatch(
+                    m -> m.contains("the queue table " + queue + " has an enabled trigger, " + queue + "_audit")));
+        } finally {
+            log.removeHandler(handler);
+        }
+        assertTrue(committed.isEmpty(), "nothing delivered: " + committed);
+        assertEquals(1, rows("queue"), "the message stays");
+        assertEquals(ids.get(0), (Long) count("SELECT MIN(id) FROM " + table.dialect().qualified(table.name())));
+    }
+
     @Test
     void deliveryGoesOnAfterTheFirstDeliveriesHaveEndedAndBeenReleased() throws Exception {
         activate(spec(), recording(), false, true);

@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.engine.Babelfish;
 import io.sqlqueue.engine.SqlServerXA;
 import io.sqlqueue.engine.TestDatabase;
 
