@@ -28,7 +28,7 @@ import java.util.logging.Logger;
  *
  * <p>The table is clustered on the dequeue order {@code (priority DESC, id)}: inserts append at
  * the end of their priority. Claims read a filtered index of the rows that are not hidden,
- * {@code (hidden, priority DESC, id) INCLUDE (visible_at) WHERE hidden IS NULL}, in order: it holds
+ * {@code (hidden, priority DESC, id) INCLUDE (visible_at, ordering_key) WHERE hidden IS NULL}, in order: it holds
  * all a claim looks at, so rows waiting for their time ({@link Dialect#HIDDEN_FROM_MILLIS}) are
  * not in its way. The filter is IS NULL, not a literal that forced parameterization could turn
  * into a parameter the filter no longer matches.
