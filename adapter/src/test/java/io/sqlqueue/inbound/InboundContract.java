@@ -1099,14 +1099,8 @@ abstract class InboundContract {
                 () -> rows("queue") == 0 && committed.size() + rows("dlq") >= ids.size());
         Set<Long> dead = idsIn("dlq");
         assertEquals(new java.util.TreeSet<>(deadLetters), new java.util.TreeSet<>(dead), "the dead letters");
-        Set<Long> both = new java.util.TreeSet<>(committed.keySet());
-        both.retainAll(dead);
-        assertEquals(Set.of(), both, "committed and dead-lettered");
-        Set<Long> everywhere = new java.util.TreeSet<>(committed.keySet());
-        everywhere.addAll(dead);
-        assertEquals(new java.util.TreeSet<>(ids), everywhere, "every message committed or dead-lettered, nothing else");
+        assertEachCommittedOnceOrIn(ids, dead, "dead-lettered");
         assertEquals(Set.of(), idsIn("queue"), "none left queued");
-        assertNoneCommittedTwice();
     }
 
     /**
@@ -1114,15 +1108,19 @@ abstract class InboundContract {
      * queue read in SQL), nothing dead-lettered and nothing else committed.
      */
     private void assertEndedOnceOrStillQueued(List<Long> ids) throws SQLException {
-        assertNoneCommittedTwice();
-        Set<Long> queued = idsIn("queue");
-        Set<Long> both = new java.util.TreeSet<>(committed.keySet());
-        both.retainAll(queued);
-        assertEquals(Set.of(), both, "committed and still queued");
-        Set<Long> everywhere = new java.util.TreeSet<>(committed.keySet());
-        everywhere.addAll(queued);
-        assertEquals(new java.util.TreeSet<>(ids), everywhere, "every message committed or still queued, nothing else");
+        assertEachCommittedOnceOrIn(Set.copyOf(ids), idsIn("queue"), "still queued");
         assertEquals(Set.of(), idsIn("dlq"), "nothing dead-lettered");
+    }
+
+    /** Each of {@code ids} committed once or in {@code other} ({@code where}), not both, and nothing else committed. */
+    private void assertEachCommittedOnceOrIn(Set<Long> ids, Set<Long> other, String where) {
+        assertNoneCommittedTwice();
+        Set<Long> both = new java.util.TreeSet<>(committed.keySet());
+        both.retainAll(other);
+        assertEquals(Set.of(), both, "committed and " + where);
+        Set<Long> everywhere = new java.util.TreeSet<>(committed.keySet());
+        everywhere.addAll(other);
+        assertEquals(new java.util.TreeSet<>(ids), everywhere, "every message committed or " + where + ", nothing else");
     }
 
     /** Inserts rows by hand (headers, body) and returns their ids, in order. */
