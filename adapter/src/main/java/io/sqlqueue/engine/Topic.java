@@ -45,6 +45,14 @@ public final class Topic {
     private final ConcurrentMap<String, QueueTable> queues = new ConcurrentHashMap<>();
     /** Set once a publish has found the subscriptions table: it is not looked for again. */
     private volatile boolean subscriptionsTableSeen;
+    /**
+     * This topic's subscription rows (:topic, and :name for one), names compared exactly: on a
+     * database whose collation ignores case, topics {@code Orders} and {@code orders} would
+     * otherwise share their subscriptions.
+     */
+    private final SqlTemplate selectSubscriptions;
+    private final SqlTemplate updateFilter;
+    private final SqlTemplate deleteSubscription;
 
     /**
      * @param topic {@code orders} or {@code schema.orders}
@@ -55,6 +63,12 @@ public final class Topic {
         this.name = parse(topic);
         this.subscriptions = TableName.parse((name.schema() == null ? "" : name.schema() + ".") + SUBSCRIPTIONS);
         this.table = dialect.qualified(subscriptions);
+        String thisTopic = dialect.sameKey("topic", dialect.keyParameter("topic"));
+        String thisSubscription = thisTopic + " AND " + dialect.sameKey("name", dialect.keyParameter("name"));
+        this.selectSubscriptions = new SqlTemplate("SELECT name, filter FROM " + table + " WHERE " + thisTopic
+                + " ORDER BY name");
+        this.updateFilter = new SqlTemplate("UPDATE " + table + " SET filter = :filter WHERE " + thisSubscription);
+        this.deleteSubscription = new SqlTemplate("DELETE FROM " + table + " WHERE " + thisSubscription);
     }
 
     /**
@@ -141,19 +155,10 @@ public final class Topic {
     }
 
     private int update(Connection c, String subscription, SubscriptionFilter filter) throws SQLException {
-        try (SqlTemplate.Bound b = new SqlTemplate("UPDATE " + table + " SET filter = :filter WHERE " + thisTopic()
-                + " AND " + dialect.sameKey("name", dialect.keyParameter("name"))).prepare(c)) {
+        try (SqlTemplate.Bound b = updateFilter.prepare(c)) {
             return b.setString("filter", filter.text()).setString("topic", name.toString())
                     .setString("name", subscription).executeUpdate();
         }
-    }
-
-    /**
-     * This topic's rows (:topic), its name compared exactly: on a database whose collation ignores
-     * case, topics {@code Orders} and {@code orders} would otherwise share their subscriptions.
-     */
-    private String thisTopic() {
-        return dialect.sameKey("topic", dialect.keyParameter("topic"));
     }
 
     private void insert(Connection c, String subscription, SubscriptionFilter filter) throws SQLException {
@@ -174,8 +179,7 @@ public final class Topic {
         queueOf(subscription); // refuses a name no subscription can have
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(true);
-        try (SqlTemplate.Bound b = new SqlTemplate("DELETE FROM " + table + " WHERE " + thisTopic() + " AND "
-                + dialect.sameKey("name", dialect.keyParameter("name"))).prepare(c)) {
+        try (SqlTemplate.Bound b = deleteSubscription.prepare(c)) {
             return b.setString("topic", name.toString()).setString("name", subscription).executeUpdate() == 1;
         } finally {
             c.setAutoCommit(autoCommit);
@@ -185,8 +189,7 @@ public final class Topic {
     /** The topic's subscriptions now, by name. */
     public List<Subscription> subscriptions(Connection c) throws SQLException {
         List<Subscription> found = new ArrayList<>();
-        try (SqlTemplate.Bound b = new SqlTemplate("SELECT name, filter FROM " + table + " WHERE " + thisTopic()
-                + " ORDER BY name").prepare(c).setString("topic", name.toString())) {
+        try (SqlTemplate.Bound b = selectSubscriptions.prepare(c).setString("topic", name.toString())) {
             try (ResultSet rs = b.executeQuery()) {
                 while (rs.next()) {
                     found.add(new Subscription(rs.getString(1), queueOf(rs.getString(1)),
