@@ -77,7 +77,8 @@ public final class CompletionJournal {
      * start at once. Call it on a connection that is not part of another transaction.
      */
     public void createIfMissing(Connection c) throws SQLException {
-        SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name, sql.create());
+        SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name,
+                new SchemaCreation.Table(TableDefinition.JOURNAL, name));
     }
 
     /** Writes one row in the caller's transaction: rolled back with it, committed with it. */

@@ -128,7 +128,7 @@ public final class DeadLetters {
     public int purgeFailedBefore(Connection c, Instant cutoff) throws SQLException {
         Objects.requireNonNull(cutoff, "cutoff");
         int purged = BatchedTransactions.run(c, Integer.MAX_VALUE, purgeBatch, "purge of " + table,
-                size -> dialect.deleteBatchBefore(c, sql.purgeDeadLetters(), size, cutoff));
+                size -> dialect.deleteBatchBefore(c, sql.purgeDeadLetters, size, cutoff));
         LOG.log(Level.INFO, "Purged {0} dead letters that failed before {1} from {2}",
                 new Object[] {purged, cutoff, table});
         return purged;

@@ -1,6 +1,10 @@
 package io.sqlqueue.engine;
 
 import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.engine.TableDefinition.Column;
+import io.sqlqueue.engine.TableDefinition.Index;
+import io.sqlqueue.engine.TableDefinition.Kind;
+import io.sqlqueue.engine.TableDefinition.Type;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,8 +13,11 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The SQL of one database product. All SQL the adapter runs is written by the dialects; the rest
@@ -131,63 +138,11 @@ public abstract class Dialect {
         return "40001".equals(state) || "40P01".equals(state);
     }
 
-    /**
-     * All the statements of one queue; with {@code keyOrder}, claims, leases and holds take only
-     * the first message of each ordering key ({@link #headOfKey}).
-     */
-    final QueueSql queueSql(TableName queue, TableName deadLetters, boolean keyOrder) {
-        String q = qualified(queue);
-        String dlq = qualified(deadLetters);
-        String order = keyOrder ? headOfKey(q) : "";
-        return new QueueSql(
-                q,
-                dlq,
-                createStatements(queue, deadLetters),
-                new SqlTemplate(insert(q)),
-                new SqlTemplate(insertIfAbsent(q)),
-                insertForBatch(q) == null ? null : new SqlTemplate(insertForBatch(q)),
-                new SqlTemplate("SELECT id FROM " + q + " WHERE dedup_key IS NOT NULL AND "
-                        + sameKey("dedup_key", keyParameter("dedupKey"))),
-                candidates(q, order) == null ? null : new SqlTemplate(candidates(q, order)),
-                candidates(q, AND_AFTER + order) == null ? null : new SqlTemplate(candidates(q, AND_AFTER + order)),
-                new SqlTemplate(claim(q, order)),
-                new SqlTemplate(lease(q, order)),
-                new SqlTemplate(hold(q, order)),
-                new SqlTemplate(hold(q, AND_AFTER + order)),
-                new SqlTemplate("DELETE FROM " + q + " WHERE " + byId(q) + " AND lease_token = :token"),
-                deleteHeld(q) == null ? null : new SqlTemplate(deleteHeld(q)),
-                // The fence "attempts < :newAttempts" counts each failed attempt once, however many
-                // deliveries report it, and never lowers a count (a row written with attempts -5 gets 1).
-                new SqlTemplate("UPDATE " + q + " SET attempts = :newAttempts, last_error = :error, visible_at = "
-                        + nowPlus("delay") + ", hidden = " + hiddenFor("delay") + ", lease_token = NULL WHERE "
-                        + byId(q) + " AND attempts < :newAttempts"),
-                new SqlTemplate("UPDATE " + q + " SET last_error = :error, visible_at = " + nowPlus("delay")
-                        + ", hidden = " + hiddenFor("delay") + ", lease_token = NULL WHERE " + byId(q)
-                        + " AND lease_token = :token"),
-                new SqlTemplate(deadLetter(q, dlq, "CAST(:newAttempts AS INTEGER)", "attempts < :newAttempts")),
-                new SqlTemplate(deadLetter(q, dlq, "attempts", "lease_token = :token")),
-                new SqlTemplate("INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") VALUES (:id, :priority,"
-                        + " :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + now()
-                        + ", :orderingKey)"),
-                new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + now()
-                        + ", hidden = NULL, lease_token = NULL WHERE " + byId(q) + " AND lease_token = :token"),
-                new SqlTemplate(peek(q, order)),
-                new SqlTemplate(reveal(q)),
-                new SqlTemplate(stats(q)),
-                new SqlTemplate("SELECT COUNT(*) FROM " + dlq + readUncommitted()),
-                new SqlTemplate(requeueDeadLetters(q, dlq)),
-                new SqlTemplate(deleteBefore(dlq, "failed_at")),
-                new SqlTemplate(sweepExpired(q, dlq, false)),
-                new SqlTemplate(sweepExpired(q, dlq, true)),
-                new SqlTemplate("DELETE FROM " + q + " WHERE " + byId(q) + " AND attempts < :newAttempts"));
-    }
-
     /** All the statements of one queue's completion journal. */
     final JournalSql journalSql(TableName journal) {
         String j = qualified(journal);
         return new JournalSql(
                 j,
-                createJournalStatements(journal),
                 new SqlTemplate("INSERT INTO " + j + " (" + JOURNAL_COLUMNS + ") VALUES (:messageId, :enqueuedAt,"
                         + " :claimedAt, :completedAt, :attempts, :outcome, :consumer)"),
                 new SqlTemplate(deleteBefore(j, "completed_at")));
@@ -201,25 +156,186 @@ public abstract class Dialect {
         return "id = :id";
     }
 
-    /** CREATE TABLE and CREATE INDEX for the queue and its dead-letter table. */
-    abstract List<String> createStatements(TableName queue, TableName deadLetters);
+    /** The name of {@code type} in this database; null for a column it does not need ({@link Type#KEY_LENGTH}). */
+    abstract String typeOf(Column column);
 
-    /**
-     * Statements that bring an existing queue table made by an older release up to date, found by
-     * looking at the catalog now; none by default (a dialect whose CREATE statements already do it,
-     * or that has nothing to change).
-     */
-    List<String> upgradeStatements(Connection c, TableName queue, TableName deadLetters) throws SQLException {
-        return List.of();
+    /** The schema an unqualified table name is created in, as an SQL expression. */
+    abstract String currentSchema();
+
+    /** Whether tables have a physical order of their own, set by one clustered index (SQL Server). */
+    boolean clusters() {
+        return false;
+    }
+
+    /** Whether an index can hold only the rows of a condition; where it cannot, {@link #indexColumns} leads with its column. */
+    boolean partialIndexes() {
+        return true;
+    }
+
+    /** Whether an index can carry non-key columns ({@code INCLUDE}). */
+    boolean includedColumns() {
+        return true;
     }
 
     /**
-     * Creates indexes over columns that {@link #upgradeStatements} may have just added, or that a
-     * populated table of an earlier release lacks and {@link #createStatements}' transaction would
-     * take long to build; run after those have committed. None by default: the dialect's CREATE
-     * statements build them.
+     * CREATE TABLE and the CREATE statements of its indexes and options, for a table that does not
+     * exist yet. Nullable columns say NULL: on SQL Server a column that says nothing is NOT NULL
+     * under ANSI_NULL_DFLT_OFF.
      */
-    void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
+    final List<String> createTable(TableDefinition table, TableName name) {
+        List<String> parts = new ArrayList<>();
+        for (Column column : table.columns()) {
+            String definition = columnDefinition(name, column);
+            if (definition != null) {
+                parts.add(definition);
+            }
+        }
+        if (!table.primaryKey().isEmpty()) {
+            boolean clusteredElsewhere = clusters() && table.indexes().stream()
+                    .anyMatch(i -> i.kind() == Kind.CLUSTERED || i.kind() == Kind.TABLE_ORDER);
+            parts.add(primaryKey(name, table.primaryKey(), clusteredElsewhere));
+        }
+        List<String> ddl = new ArrayList<>();
+        ddl.add("CREATE TABLE " + qualified(name) + " (" + String.join(", ", parts) + ")");
+        for (Index index : table.indexes()) {
+            String create = createIndex(table, name, index);
+            if (create != null) {
+                ddl.add(create);
+            }
+        }
+        ddl.addAll(tableOptions(table, name));
+        return ddl;
+    }
+
+    /** A column as CREATE TABLE and ADD write it; null where this database does not need it. */
+    final String columnDefinition(TableName table, Column column) {
+        String type = typeOf(column);
+        if (type == null) {
+            return null;
+        }
+        if (column.type() == Type.KEY_LENGTH) {
+            return column.name() + " " + type; // computed: no nullability of its own
+        }
+        return column.name() + " " + type + (column.defaultValue() == null ? "" : defaultClause(table, column))
+                + (column.notNull() ? " NOT NULL" : " NULL")
+                + (column.check() == null ? "" : " CHECK (" + column.check() + ")");
+    }
+
+    /** The value a column defaults to: the clock ({@link #now()}) or a literal. */
+    final String defaultValue(Column column) {
+        return TableDefinition.CLOCK.equals(column.defaultValue()) ? now() : column.defaultValue();
+    }
+
+    /** The DEFAULT clause of a column in CREATE TABLE; SQL Server names it, so that it can be found and changed. */
+    String defaultClause(TableName table, Column column) {
+        return " DEFAULT " + defaultValue(column);
+    }
+
+    /** The primary key constraint; {@code nonclustered} where another index orders the table. */
+    String primaryKey(TableName table, List<String> columns, boolean nonclustered) {
+        return "PRIMARY KEY (" + String.join(", ", columns) + ")";
+    }
+
+    /** Statements that set a new table's options ({@link TableDefinition#rowLocksOnly()}); none by default. */
+    List<String> tableOptions(TableDefinition table, TableName name) {
+        return List.of();
+    }
+
+    /** ALTER TABLE adding a nullable column to an existing table. */
+    String addColumn(TableName table, Column column) {
+        return "ALTER TABLE " + qualified(table) + " ADD COLUMN " + columnDefinition(table, column);
+    }
+
+    /** ALTER TABLE giving an existing column its default. */
+    String addDefault(TableName table, Column column) {
+        return "ALTER TABLE " + qualified(table) + " ALTER COLUMN " + column.name() + " SET DEFAULT " + defaultValue(column);
+    }
+
+    /**
+     * CREATE INDEX for {@code index} of {@code table} named {@code name}; null where this database
+     * does not make it ({@link Kind#TABLE_ORDER} where tables are not clustered).
+     */
+    final String createIndex(TableDefinition table, TableName name, Index index) {
+        if (index.kind() == Kind.TABLE_ORDER && !clusters()) {
+            return null;
+        }
+        boolean unique = index.kind() == Kind.UNIQUE || index.kind() == Kind.TABLE_ORDER;
+        StringBuilder s = new StringBuilder("CREATE ").append(unique ? "UNIQUE " : "").append(indexKind(index))
+                .append("INDEX ").append(quote(name.table() + index.suffix())).append(" ON ").append(qualified(name))
+                .append(" (").append(String.join(", ", indexColumns(table, index))).append(')');
+        if (!index.include().isEmpty() && includedColumns()) {
+            s.append(" INCLUDE (").append(String.join(", ", index.include())).append(')');
+        }
+        if (index.filter() != null && partialIndexes()) {
+            TableDefinition.Filter f = index.filter();
+            s.append(" WHERE ").append(f == TableDefinition.Filter.READY ? notHidden() : f.column() + " IS NOT NULL");
+        }
+        return s.toString();
+    }
+
+    /** CLUSTERED or NONCLUSTERED where the database clusters tables ({@link #clusters()}); nothing by default. */
+    String indexKind(Index index) {
+        return "";
+    }
+
+    /**
+     * The key columns of an index as this database has them: without the columns it does not
+     * need, and led by the filter's column where it has no partial indexes.
+     */
+    final List<String> indexColumns(TableDefinition table, Index index) {
+        List<String> columns = new ArrayList<>();
+        if (index.filter() != null && !partialIndexes()
+                && index.columns().stream().noneMatch(c -> c.split(" ")[0].equals(index.filter().column()))) {
+            columns.add(index.filter().column());
+        }
+        for (String c : index.columns()) {
+            String column = c.split(" ")[0];
+            if (table.columns().stream().noneMatch(d -> d.name().equals(column) && typeOf(d) == null)) {
+                columns.add(c);
+            }
+        }
+        return columns;
+    }
+
+    /** The first key column of an index as this database has it. */
+    final String indexLead(TableDefinition table, Index index) {
+        return indexColumns(table, index).get(0).split(" ")[0];
+    }
+
+    /**
+     * The valid indexes of a table, read from the catalog: name → first key column. Not JDBC's
+     * index information: on Babelfish it merges indexes whose long names it truncates.
+     */
+    final Map<String, String> indexes(Connection c, String schema, String table) throws SQLException {
+        Map<String, String> indexes = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(indexLeads())) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    indexes.put(rs.getString(1), rs.getString(2));
+                }
+            }
+        }
+        return indexes;
+    }
+
+    /** A query of the valid indexes of table (schema ?, name ?): index name, first key column. */
+    abstract String indexLeads();
+
+    /**
+     * Whether an index missing from a populated table is built by {@link #buildIndexOnline} after
+     * the creation has committed, without blocking writes; otherwise it is built with the rest,
+     * holding the table until it is done (H2 has no online build; SQL Server's needs an edition
+     * that has it, so an administrator builds it first where that matters: admin/sqlserver-schema.sql).
+     */
+    boolean buildsIndexesOnline() {
+        return false;
+    }
+
+    /** Builds a missing index of a populated table online (see {@link #buildsIndexesOnline}). */
+    void buildIndexOnline(Connection c, TableDefinition definition, TableName table, Index index) throws SQLException {
+        throw new UnsupportedOperationException(name() + " builds indexes with the table's other changes");
     }
 
     /** A statement taking a transaction-scoped lock on :resource (or :key, a hash of it); null if none. */
@@ -229,10 +345,21 @@ public abstract class Dialect {
 
     /**
      * Refuses, with an error naming the table and the fix, existing tables this dialect cannot use
-     * as they are (made by hand, by a DBA's script, or changed since); nothing by default. Reads the
-     * catalog only.
+     * as they are (made by hand, by a DBA's script, or changed since). Reads the catalog only. By
+     * default: a table whose name differs from the configured one in case alone, which a database
+     * that compares names without case (SQL Server's usual collations) finds; the queues
+     * {@code orders} and {@code Orders} would otherwise be one table.
      */
     void checkExisting(Connection c, TableName queue, TableName deadLetters) throws SQLException {
+        for (TableName table : List.of(queue, deadLetters)) {
+            String found = TableCatalog.read(c, this, table).foundName();
+            if (found != null && !found.equals(table.table())) {
+                throw new SQLException("the configured name " + table + " finds the table " + found + ": this"
+                        + " database compares names without case, so names that differ only in case are one"
+                        + " table; configure the name exactly as the table's (" + found + "), or give the"
+                        + " queue a name no other differs from in case alone");
+            }
+        }
     }
 
     /**
@@ -346,8 +473,14 @@ public abstract class Dialect {
      */
     abstract String claim(String q, String and);
 
-    /** Like {@link #claim}, but hides the rows for :lease ms, increments attempts and sets :token. */
+    /** Like {@link #claim}, but sets {@link #leased()}. */
     abstract String lease(String q, String and);
+
+    /** What a lease sets: the rows hidden for :lease ms, their attempts counted ({@link #nextAttempts}), :token. */
+    final String leased() {
+        return "visible_at = " + nowPlus("lease") + ", hidden = " + hiddenFor("lease") + ", attempts = "
+                + nextAttempts("attempts") + ", lease_token = :token";
+    }
 
     /**
      * Like {@link #claim}, but only locks the rows, until the statement's transaction ends: they
@@ -382,9 +515,34 @@ public abstract class Dialect {
 
     /**
      * Moves row :id to the dead-letter table with :error, if {@code fence} holds; one statement.
-     * {@code attempts} is the value to record: the column {@code attempts} or a parameter expression.
+     * {@code attempts} is the count to record, an expression, or null for the row's own.
      */
-    abstract String deadLetter(String q, String dlq, String attempts, String fence);
+    final String deadLetter(String q, String dlq, String attempts, String fence) {
+        return moveToDeadLetters("DELETE FROM " + q, "WHERE " + byId(q) + " AND " + fence, dlq, attempts);
+    }
+
+    /**
+     * Moves the rows a DELETE takes into the dead-letter table with :error, in one statement, with
+     * the database's row-returning DML: {@code delete} is the statement up to its condition,
+     * {@code where} the condition (and any row limit), {@code attempts} the count to record (null:
+     * the row's own).
+     */
+    abstract String moveToDeadLetters(String delete, String where, String dlq, String attempts);
+
+    /**
+     * The values of a dead-letter row, in the order of {@link #DEAD_LETTER_COLUMNS}, from a queue
+     * row whose columns are read with {@code prefix}: its own values, then :error and the clock.
+     */
+    final String deadLetterValues(String prefix, String attempts) {
+        return prefix + "id, " + prefix + "priority, " + prefix + "visible_at, " + prefix + "enqueued_at, "
+                + (attempts == null ? prefix + "attempts" : attempts) + ", " + prefix + "dedup_key, " + prefix
+                + "headers, " + prefix + "body, " + errorValue() + ", " + now() + ", " + prefix + "ordering_key";
+    }
+
+    /** The :error parameter as a dead-letter row's {@code last_error}. */
+    String errorValue() {
+        return "CAST(:error AS VARCHAR(" + MAX_ERROR_LENGTH + "))";
+    }
 
     /**
      * Moves up to :n (a literal) expired messages to the dead-letter table with :error, or with
@@ -425,7 +583,7 @@ public abstract class Dialect {
      * The default runs that one statement; on failure nothing of the batch has moved.
      */
     int requeueBatch(Connection c, QueueSql sql, int n) throws SQLException {
-        SqlTemplate move = sql.requeueDeadLetters().withLiteral("n", n);
+        SqlTemplate move = sql.requeueDeadLetters.withLiteral("n", n);
         return withClaimIsolation(c, () -> {
             try (SqlTemplate.Bound b = move.prepare(c)) {
                 return b.executeUpdate();
@@ -465,32 +623,6 @@ public abstract class Dialect {
                 return b.setObject("cutoff", timestampParameter(cutoff)).executeUpdate();
             }
         });
-    }
-
-    /** CREATE TABLE and CREATE INDEX for a completion journal, each safe when the object exists. */
-    abstract List<String> createJournalStatements(TableName journal);
-
-    /** CREATE TABLE for the topics' subscriptions (see {@link Topic}), safe when the table exists. */
-    abstract List<String> createSubscriptionStatements(TableName table);
-
-    /** The subscriptions' column definitions, with this dialect's timestamp and text types. */
-    static String subscriptionColumns(String timestamp, String text) {
-        return "topic " + text + "(200) NOT NULL, "
-                + "name " + text + "(200) NOT NULL, "
-                + "filter " + text + "(" + SubscriptionFilter.MAX_LENGTH + "), "
-                + "created_at " + timestamp + " NOT NULL, "
-                + "PRIMARY KEY (topic, name)";
-    }
-
-    /** The journal's column definitions, with this dialect's timestamp and text types. */
-    static String journalColumns(String timestamp, String text) {
-        return "message_id BIGINT NOT NULL, "
-                + "enqueued_at " + timestamp + " NOT NULL, "
-                + "claimed_at " + timestamp + " NOT NULL, "
-                + "completed_at " + timestamp + " NOT NULL, "
-                + "attempts INTEGER NOT NULL, "
-                + "outcome VARCHAR(13) NOT NULL CHECK (outcome IN ('completed', 'dead_lettered')), "
-                + "consumer " + text + "(200)";
     }
 
     /**
@@ -584,6 +716,11 @@ public abstract class Dialect {
         return nowPlus("ttl") + ", :orderingKey, " + hiddenFor("delay");
     }
 
+    /** The values of one message's insert, in the order of {@link #insertColumns()}. */
+    final String insertValues() {
+        return ":priority, " + nowPlus("delay") + ", " + now() + ", :headers, :body, :dedupKey, " + insertTail();
+    }
+
     /**
      * The message columns, each with a prefix ({@code deleted.}, {@code q.}, or none), then
      * {@code expires_at} and the database's clock, to tell an expired row by that clock alone.
@@ -654,7 +791,7 @@ public abstract class Dialect {
      * more than the claim it follows.
      */
     int deleteHeld(Connection c, QueueSql sql, Long[] ids) throws SQLException {
-        try (SqlTemplate.Bound b = sql.deleteHeld().prepare(c)) {
+        try (SqlTemplate.Bound b = sql.deleteHeld.prepare(c)) {
             return b.setLongs("ids", ids).executeUpdate();
         }
     }
@@ -666,8 +803,8 @@ public abstract class Dialect {
     long[] insertBatch(Connection c, QueueSql sql, List<OutgoingMessage> messages) throws SQLException {
         long[] ids = new long[messages.size()];
         String[] keyColumn = {generatedKeyColumn()};
-        try (PreparedStatement ps = c.prepareStatement(sql.insertForBatch().jdbcSql(), keyColumn)) {
-            SqlTemplate.Bound b = sql.insertForBatch().wrap(ps);
+        try (PreparedStatement ps = c.prepareStatement(sql.insertForBatch.jdbcSql(), keyColumn)) {
+            SqlTemplate.Bound b = sql.insertForBatch.wrap(ps);
             for (OutgoingMessage m : messages) {
                 b.setInt("priority", m.priority())
                         .setMillis("delay", m.delay().toMillis())

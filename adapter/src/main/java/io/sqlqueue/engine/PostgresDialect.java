@@ -1,10 +1,11 @@
 package io.sqlqueue.engine;
 
+import io.sqlqueue.engine.TableDefinition.Column;
+import io.sqlqueue.engine.TableDefinition.Index;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import java.util.logging.Logger;
 
 /**
@@ -38,84 +39,6 @@ final class PostgresDialect extends Dialect {
         return "55P03".equals(e.getSQLState()) || super.isLockConflictCode(e);
     }
 
-    @Override
-    List<String> createStatements(TableName queue, TableName deadLetters) {
-        String q = qualified(queue);
-        String dlq = qualified(deadLetters);
-        return List.of(
-                "CREATE TABLE IF NOT EXISTS " + q + " ("
-                        + "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "
-                        + "priority SMALLINT NOT NULL DEFAULT 0, "
-                        + "visible_at TIMESTAMPTZ NOT NULL DEFAULT statement_timestamp(), "
-                        + "enqueued_at TIMESTAMPTZ NOT NULL DEFAULT statement_timestamp(), "
-                        + "attempts INTEGER NOT NULL DEFAULT 0, "
-                        + "dedup_key VARCHAR(200), "
-                        + "headers TEXT, "
-                        + "body BYTEA NOT NULL, "
-                        + "last_error VARCHAR(2000), "
-                        + "lease_token BIGINT, "
-                        + "expires_at TIMESTAMPTZ, "
-                        + "ordering_key VARCHAR(200), "
-                        + "hidden SMALLINT)",
-                clockDefaults(q),
-                addColumnIfMissing(q, "expires_at", "TIMESTAMPTZ"),
-                addColumnIfMissing(q, "ordering_key", "VARCHAR(200)"),
-                addColumnIfMissing(q, "hidden", "SMALLINT"),
-                // A table made now, or an empty one, gets these indexes at once; a populated one made by
-                // an earlier release gets them built without blocking writes (createIndexesAfterUpgrade).
-                createIndexIfEmpty(queue, ORDERING),
-                createIndexIfEmpty(queue, EXPIRY),
-                createIndexIfEmpty(queue, READY),
-                createIndexIfEmpty(queue, HIDDEN),
-                "CREATE UNIQUE INDEX IF NOT EXISTS " + quote(queue.table() + "_dedup") + " ON " + q
-                        + " (dedup_key) WHERE dedup_key IS NOT NULL",
-                "CREATE TABLE IF NOT EXISTS " + dlq + " ("
-                        + "id BIGINT NOT NULL, "
-                        + "priority SMALLINT NOT NULL, "
-                        + "visible_at TIMESTAMPTZ NOT NULL, "
-                        + "enqueued_at TIMESTAMPTZ NOT NULL, "
-                        + "attempts INTEGER NOT NULL, "
-                        + "dedup_key VARCHAR(200), "
-                        + "headers TEXT, "
-                        + "body BYTEA NOT NULL, "
-                        + "last_error VARCHAR(2000), "
-                        + "failed_at TIMESTAMPTZ NOT NULL, "
-                        + "ordering_key VARCHAR(200))",
-                addColumnIfMissing(dlq, "ordering_key", "VARCHAR(200)"),
-                "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_failed") + " ON " + dlq
-                        + " (failed_at, id)",
-                "CREATE INDEX IF NOT EXISTS " + quote(deadLetters.table() + "_dedup") + " ON " + dlq
-                        + " (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL");
-    }
-
-    /**
-     * Gives a queue table made before the defaults existed its database-clock defaults, so that
-     * {@code INSERT INTO q (body) VALUES (…)} works. Only where one is missing: SET DEFAULT changes
-     * the catalog alone (no rewrite), but it takes a brief exclusive lock, which a table already in
-     * shape never asks for. The name is a validated identifier, safe inside the literal.
-     */
-    private static String clockDefaults(String q) {
-        StringBuilder sql = new StringBuilder("DO $$ BEGIN");
-        for (String column : new String[] {"visible_at", "enqueued_at"}) {
-            sql.append(" IF NOT EXISTS (SELECT 1 FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid")
-                    .append(" AND a.attnum = d.adnum WHERE d.adrelid = '").append(q).append("'::regclass")
-                    .append(" AND a.attname = '").append(column).append("') THEN ALTER TABLE ").append(q)
-                    .append(" ALTER COLUMN ").append(column).append(" SET DEFAULT statement_timestamp(); END IF;");
-        }
-        return sql.append(" END $$").toString();
-    }
-
-    /**
-     * Gives a table made by an earlier release a column added since (expiry, ordering keys): a
-     * catalog change only (nullable, no default), but ALTER TABLE waits for the transactions on the
-     * table, so only where it is missing.
-     */
-    private static String addColumnIfMissing(String table, String column, String type) {
-        return "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '" + table + "'::regclass"
-                + " AND attname = '" + column + "' AND NOT attisdropped) THEN ALTER TABLE " + table
-                + " ADD COLUMN " + column + " " + type + "; END IF; END $$";
-    }
-
     /**
      * {@code hidden IS NULL}, written so that the planner does not take it for rare. Without
      * statistics on the column (a table not yet analyzed: new, or just given the column) PostgreSQL
@@ -132,52 +55,40 @@ final class PostgresDialect extends Dialect {
         return NOT_HIDDEN;
     }
 
-    /**
-     * An index of the queue table added after the first release: its name's suffix, first column
-     * (no other index of ours starts with it), columns and the condition of the rows it holds.
-     */
-    private record LaterIndex(String suffix, String firstColumn, String columns, String where) {
+    @Override
+    String typeOf(Column column) {
+        return switch (column.type()) {
+            case IDENTITY -> "BIGINT GENERATED ALWAYS AS IDENTITY";
+            case BIGINT, INTEGER, SMALLINT -> column.type().name();
+            case TIMESTAMP -> "TIMESTAMPTZ";
+            case KEY -> "VARCHAR(200)";
+            case KEY_LENGTH -> null;
+            case TEXT, CODE -> "VARCHAR(" + column.length() + ")";
+            case LONG_TEXT -> "TEXT";
+            case BYTES -> "BYTEA";
+        };
     }
 
-    /** Partial: only rows with a key, or an expiry, are ever looked up through these. */
-    private static final LaterIndex ORDERING =
-            new LaterIndex("_ordering", "ordering_key", "(ordering_key, id)", "ordering_key IS NOT NULL");
-    private static final LaterIndex EXPIRY = new LaterIndex("_expiry", "expires_at", "(expires_at)",
-            "expires_at IS NOT NULL");
-    /**
-     * The claims' index: the rows that are not hidden, in the dequeue order. It replaced the index
-     * {@code <queue>_dequeue} on {@code (priority DESC, id)} of all rows, which a table made by an
-     * earlier release keeps (see {@link #createIndexesAfterUpgrade}).
-     */
-    private static final LaterIndex READY = new LaterIndex("_ready", "hidden", "(hidden, priority DESC, id)"
-            + " INCLUDE (visible_at)", NOT_HIDDEN);
-    /** The reveal's: hidden rows by the time they are due. */
-    private static final LaterIndex HIDDEN = new LaterIndex("_hidden", "visible_at", "(visible_at)",
-            "hidden IS NOT NULL");
-
-    private String createIndexIfEmpty(TableName queue, LaterIndex index) {
-        String q = qualified(queue);
-        return "DO $$ BEGIN IF NOT EXISTS (" + existing(q, index, false) + ") AND NOT EXISTS (SELECT 1 FROM " + q + ")"
-                + " THEN CREATE INDEX IF NOT EXISTS " + definition(queue, index) + "; END IF; END $$";
+    @Override
+    String currentSchema() {
+        return "current_schema";
     }
 
-    /**
-     * A query returning a row when the queue has an index whose first column is the index's (ours,
-     * or one an operator made), valid or, with {@code orInvalid}, not.
-     */
-    private static String existing(String q, LaterIndex index, boolean orInvalid) {
-        return "SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]"
-                + " WHERE i.indrelid = '" + q + "'::regclass AND a.attname = '" + index.firstColumn() + "'"
-                + (orInvalid ? "" : " AND i.indisvalid");
+    /** Valid ones only: a build that was cut off leaves an invalid index behind, which {@link #buildIndexOnline} replaces. */
+    @Override
+    String indexLeads() {
+        return "SELECT x.relname, a.attname FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid"
+                + " JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
+                + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]"
+                + " WHERE n.nspname = ? AND t.relname = ? AND i.indisvalid";
     }
 
-    private String definition(TableName queue, LaterIndex index) {
-        return quote(queue.table() + index.suffix()) + " ON " + qualified(queue) + " " + index.columns()
-                + " WHERE " + index.where();
+    @Override
+    boolean buildsIndexesOnline() {
+        return true;
     }
 
     /**
-     * Builds the indexes a populated queue table made by an earlier release lacks with
      * {@code CREATE INDEX CONCURRENTLY}: a plain build would block every send and claim until it
      * has read the whole table. CONCURRENTLY cannot run in a transaction, so this runs in
      * auto-commit; a session advisory lock, taken by polling (a waiting statement would hold a
@@ -186,41 +97,21 @@ final class PostgresDialect extends Dialect {
      * waits for the transactions running when it starts, on any table, to end.
      */
     @Override
-    void createIndexesAfterUpgrade(Connection c, TableName queue) throws SQLException {
-        for (LaterIndex index : List.of(ORDERING, EXPIRY, READY, HIDDEN)) {
-            buildConcurrently(c, queue, index);
-        }
-        String dequeue = queue.table() + "_dequeue";
-        if (exists(c, "SELECT 1 FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid WHERE i.indrelid = '"
-                + qualified(queue) + "'::regclass AND x.relname = '" + dequeue + "'")) {
-            // Not dropped here: the claims of a server still on the earlier release read it.
-            LOG.info(() -> "the queue table " + queue + " has the index " + dequeue + " of an earlier release,"
-                    + " which this release's claims do not read; once no server runs an earlier release, drop it:"
-                    + " DROP INDEX CONCURRENTLY " + (queue.schema() == null ? "" : quote(queue.schema()) + ".")
-                    + quote(dequeue));
-        }
-    }
-
-    private void buildConcurrently(Connection c, TableName queue, LaterIndex index) throws SQLException {
-        String q = qualified(queue);
-        if (exists(c, existing(q, index, false))) {
-            return;
-        }
+    void buildIndexOnline(Connection c, TableDefinition definition, TableName table, Index index) throws SQLException {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(true);
-        long key = ("sqlqueue:index:" + queue).hashCode();
+        long key = ("sqlqueue:index:" + table).hashCode();
+        String name = (table.schema() == null ? "" : quote(table.schema()) + ".") + quote(table.table() + index.suffix());
         try (Statement s = c.createStatement()) {
             while (!exists(c, "SELECT 1 WHERE pg_try_advisory_lock(" + key + ")")) {
                 pause();
             }
             try {
-                if (!exists(c, existing(q, index, false))) {
-                    if (exists(c, existing(q, index, true))) {
-                        s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + indexName(queue, index));
-                    }
-                    LOG.info(() -> "building index " + indexName(queue, index) + " on the queue table " + queue
-                            + " concurrently (a table of an earlier release); sends and claims go on meanwhile");
-                    s.execute("CREATE INDEX CONCURRENTLY IF NOT EXISTS " + definition(queue, index));
+                if (!TableCatalog.read(c, this, table).hasIndex(definition, table, index, this)) {
+                    s.execute("DROP INDEX CONCURRENTLY IF EXISTS " + name);
+                    LOG.info(() -> "building index " + name + " on the table " + table + " concurrently (a table of"
+                            + " an earlier release); sends and claims go on meanwhile");
+                    s.execute(createIndex(definition, table, index).replaceFirst("^CREATE INDEX ", "CREATE INDEX CONCURRENTLY "));
                 }
             } finally {
                 s.execute("SELECT pg_advisory_unlock(" + key + ")");
@@ -228,11 +119,6 @@ final class PostgresDialect extends Dialect {
         } finally {
             c.setAutoCommit(autoCommit);
         }
-    }
-
-    private String indexName(TableName queue, LaterIndex later) {
-        String index = quote(queue.table() + later.suffix());
-        return queue.schema() == null ? index : quote(queue.schema()) + "." + index;
     }
 
     private static boolean exists(Connection c, String query) throws SQLException {
@@ -258,14 +144,12 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String insert(String q) {
-        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
-                + ", statement_timestamp(), :headers, :body, :dedupKey, " + insertTail() + ") RETURNING id";
+        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (" + insertValues() + ") RETURNING id";
     }
 
     @Override
     String insertIfAbsent(String q) {
-        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (:priority, " + nowPlus("delay")
-                + ", statement_timestamp(), :headers, :body, :dedupKey, " + insertTail() + ")"
+        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (" + insertValues() + ")"
                 + " ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING RETURNING id";
     }
 
@@ -301,9 +185,7 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String lease(String q, String and) {
-        return "UPDATE " + q + " SET visible_at = " + nowPlus("lease") + ", hidden = " + hiddenFor("lease")
-                + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token WHERE " + next(q, and)
-                + " RETURNING " + messageColumns("");
+        return "UPDATE " + q + " SET " + leased() + " WHERE " + next(q, and) + " RETURNING " + messageColumns("");
     }
 
     @Override
@@ -313,11 +195,9 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    String deadLetter(String q, String dlq, String attempts, String fence) {
-        return "WITH moved AS (DELETE FROM " + q + " WHERE id = :id AND " + fence + " RETURNING *) INSERT INTO " + dlq
-                + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, "
-                + attempts
-                + ", dedup_key, headers, body, CAST(:error AS VARCHAR(2000)), statement_timestamp(), ordering_key FROM moved";
+    String moveToDeadLetters(String delete, String where, String dlq, String attempts) {
+        return "WITH moved AS (" + delete + " " + where + " RETURNING *) INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS
+                + ") SELECT " + deadLetterValues("", attempts) + " FROM moved";
     }
 
     /**
@@ -345,20 +225,6 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    List<String> createJournalStatements(TableName journal) {
-        String j = qualified(journal);
-        return List.of(
-                "CREATE TABLE IF NOT EXISTS " + j + " (" + journalColumns("TIMESTAMPTZ", "VARCHAR") + ")",
-                "CREATE INDEX IF NOT EXISTS " + quote(journal.table() + "_at") + " ON " + j + " (completed_at)");
-    }
-
-    @Override
-    List<String> createSubscriptionStatements(TableName table) {
-        return List.of("CREATE TABLE IF NOT EXISTS " + qualified(table) + " ("
-                + subscriptionColumns("TIMESTAMPTZ", "VARCHAR") + ")");
-    }
-
-    @Override
     String minuteOf(String timestamp) {
         return "date_trunc('minute', " + timestamp + ")";
     }
@@ -381,9 +247,7 @@ final class PostgresDialect extends Dialect {
         if (discard) {
             return "DELETE FROM " + q + " WHERE " + expired;
         }
-        return "WITH moved AS (DELETE FROM " + q + " WHERE " + expired + " RETURNING *) INSERT INTO " + dlq
-                + " (" + DEAD_LETTER_COLUMNS + ") SELECT id, priority, visible_at, enqueued_at, attempts, dedup_key,"
-                + " headers, body, CAST(:error AS VARCHAR(2000)), statement_timestamp(), ordering_key FROM moved";
+        return moveToDeadLetters("DELETE FROM " + q, "WHERE " + expired, dlq, null);
     }
 
     @Override

@@ -91,11 +91,11 @@ public final class QueueTable {
         if (deadLetterName.equals(name)) {
             throw new IllegalArgumentException("deadLetterQueue must differ from the queue, both are '" + name + "'");
         }
-        this.sql = dialect.queueSql(name, deadLetterName, false);
+        this.sql = new QueueSql(dialect, name, deadLetterName, false);
         this.keyOrder = false;
         this.discardExpired = false;
         this.deadLetters = new DeadLetters(dialect, name, deadLetterName, sql);
-        this.reveal = sql.reveal().withLiteral("n", MAX_CLAIM);
+        this.reveal = sql.reveal.withLiteral("n", MAX_CLAIM);
     }
 
     private QueueTable(QueueTable base, boolean keyOrder, boolean discardExpired) {
@@ -103,7 +103,7 @@ public final class QueueTable {
         this.retryPolicy = base.retryPolicy;
         this.name = base.name;
         this.deadLetterName = base.deadLetterName;
-        this.sql = keyOrder == base.keyOrder ? base.sql : dialect.queueSql(name, deadLetterName, keyOrder);
+        this.sql = keyOrder == base.keyOrder ? base.sql : new QueueSql(dialect, name, deadLetterName, keyOrder);
         this.keyOrder = keyOrder;
         this.discardExpired = discardExpired;
         this.deadLetters = base.deadLetters;
@@ -157,20 +157,16 @@ public final class QueueTable {
 
     /**
      * Creates the queue and dead-letter tables and their indexes where missing, brings tables made
-     * by an older release up to date (database-clock defaults, the columns of expiry and ordering
-     * keys, the ordering index), and commits. Safe
-     * when several servers start at once (a database lock makes them take turns). Call it on a
-     * connection that is not part of another transaction.
+     * by an older release up to date (the columns, indexes and defaults added since: see
+     * {@link TableDefinition}), and commits. Refuses tables the database cannot use as they are
+     * ({@link #checkExisting}) before changing anything. Safe when several servers start at once
+     * (a database lock makes them take turns). Call it on a connection that is not part of another
+     * transaction.
      */
     public void createIfMissing(Connection c) throws SQLException {
-        SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name, sql.create());
-        List<String> upgrades = dialect.upgradeStatements(c, name, deadLetterName);
-        if (!upgrades.isEmpty()) {
-            SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name, upgrades);
-            LOG.info(() -> "brought queue table " + name + " up to date: " + upgrades);
-        }
-        dialect.createIndexesAfterUpgrade(c, name);
-        dialect.checkExisting(c, name, deadLetterName);
+        SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + name, this::checkExisting, List.of(
+                new SchemaCreation.Table(TableDefinition.QUEUE, name),
+                new SchemaCreation.Table(TableDefinition.DEAD_LETTERS, deadLetterName)));
     }
 
     /**
@@ -190,12 +186,12 @@ public final class QueueTable {
     public long send(Connection c, OutgoingMessage message) throws SQLException {
         Objects.requireNonNull(message, "message");
         if (message.dedupKey() == null) {
-            return insert(c, sql.insert(), message);
+            return insert(c, sql.insert, message);
         }
         // The existing row can be consumed between our insert and our look-up: try again then.
         for (int round = 0; round < 3; round++) {
             try {
-                long id = insert(c, sql.insertIfAbsent(), message);
+                long id = insert(c, sql.insertIfAbsent, message);
                 if (id != 0) {
                     return id;
                 }
@@ -204,7 +200,7 @@ public final class QueueTable {
                     throw e;
                 }
             }
-            try (SqlTemplate.Bound b = sql.idByDedupKey().prepare(c).setString("dedupKey", message.dedupKey());
+            try (SqlTemplate.Bound b = sql.idByDedupKey.prepare(c).setString("dedupKey", message.dedupKey());
                     ResultSet rs = b.executeQuery()) {
                 if (rs.next()) {
                     return rs.getLong(1);
@@ -292,7 +288,7 @@ public final class QueueTable {
             throws SQLException {
         checkClaimSize(max);
         List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
-                () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim(), max), max))));
+                () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim, max), max))));
         List<QueueMessage> messages = new ArrayList<>(rows.size());
         for (Row r : rows) {
             int attempt = r.nextAttempt();
@@ -302,7 +298,7 @@ public final class QueueTable {
             } else if (discardExpired && EXPIRED.equals(d.reason)) {
                 undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, d.reason));
             } else {
-                try (SqlTemplate.Bound b = sql.deadLetterRow().prepare(c)) {
+                try (SqlTemplate.Bound b = sql.deadLetterRow.prepare(c)) {
                     b.setLong("id", r.id).setInt("priority", r.priority)
                             .setObject("visibleAt", dialect.timestampParameter(orNow(r.visibleAt)))
                             .setObject("enqueuedAt", dialect.timestampParameter(orNow(r.enqueuedAt)))
@@ -340,20 +336,20 @@ public final class QueueTable {
         }
         long token = ThreadLocalRandom.current().nextLong();
         List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
-                () -> read(dialect.prepareClaim(c, sql, sized(leases, sql.lease(), max), max)
+                () -> read(dialect.prepareClaim(c, sql, sized(leases, sql.lease, max), max)
                         .setMillis("lease", leaseTime.toMillis()).setLong("token", token))));
         List<LeasedMessage> leased = new ArrayList<>(rows.size());
         for (Row r : rows) {
             Decoded d = r.decode(name, Math.max(1, r.attempts));
             if (d.message == null) {
-                SqlTemplate remove = discardExpired && EXPIRED.equals(d.reason) ? sql.ack() : sql.deadLetterLeased();
+                SqlTemplate remove = discardExpired && EXPIRED.equals(d.reason) ? sql.ack : sql.deadLetterLeased;
                 if (moveToDeadLetters(c, remove, r.id, d.reason,
                         b -> b.setLong("token", token)) == FailureOutcome.DEAD_LETTERED) {
                     undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), d.attempt, d.reason));
                 }
             } else if (r.attempts > retryPolicy.maxAttempts()) {
                 String reason = neverCompleted();
-                if (moveToDeadLetters(c, sql.deadLetterLeased(), r.id, reason,
+                if (moveToDeadLetters(c, sql.deadLetterLeased, r.id, reason,
                         b -> b.setLong("token", token)) == FailureOutcome.DEAD_LETTERED) {
                     undeliverable.accept(new UndeliverableMessage(r.id, r.enqueuedAt, r.attempts, reason));
                 }
@@ -391,7 +387,7 @@ public final class QueueTable {
         checkClaimSize(max);
         for (Dialect.Place place = after == null ? null : new Dialect.Place(after.priority(), after.message().id()); ; ) {
             Dialect.Place from = place;
-            SqlTemplate hold = from == null ? sized(holds, sql.hold(), max) : sized(holdsAfter, sql.holdAfter(), max);
+            SqlTemplate hold = from == null ? sized(holds, sql.hold, max) : sized(holdsAfter, sql.holdAfter, max);
             List<Row> rows = dialect.withClaimIsolation(c, () -> read(dialect.prepareHold(c, sql, hold, max, from)));
             List<HeldMessage> held = decodeHeld(c, rows);
             if (!held.isEmpty() || rows.isEmpty()) {
@@ -411,8 +407,8 @@ public final class QueueTable {
             String reason = d.message == null ? d.reason : attempt > retryPolicy.maxAttempts() ? neverCompleted() : null;
             if (reason == null) {
                 held.add(new HeldMessage(d.message, r.priority));
-            } else if (moveToDeadLetters(c, discardExpired && EXPIRED.equals(reason) ? sql.deleteHeldRow()
-                    : sql.deadLetterClaimed(), r.id, reason,
+            } else if (moveToDeadLetters(c, discardExpired && EXPIRED.equals(reason) ? sql.deleteHeldRow
+                    : sql.deadLetterClaimed, r.id, reason,
                     b -> b.setInt("newAttempts", attempt)) == FailureOutcome.DEAD_LETTERED) {
                 LOGGED.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, reason));
             }
@@ -438,7 +434,7 @@ public final class QueueTable {
      */
     public boolean ack(Connection c, LeasedMessage m) throws SQLException {
         return retryingLockConflicts(c, () -> {
-            try (SqlTemplate.Bound b = sql.ack().prepare(c)) {
+            try (SqlTemplate.Bound b = sql.ack.prepare(c)) {
                 return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
             }
         });
@@ -454,7 +450,7 @@ public final class QueueTable {
             return ack(c, messages.get(0)) ? messages : List.of();
         }
         List<LeasedMessage> acked = new ArrayList<>(messages.size());
-        try (SqlTemplate.Bound b = sql.ack().prepare(c)) {
+        try (SqlTemplate.Bound b = sql.ack.prepare(c)) {
             for (LeasedMessage m : messages) {
                 b.setLong("id", m.message().id()).setLong("token", m.leaseToken());
                 b.statement().addBatch();
@@ -483,10 +479,10 @@ public final class QueueTable {
         int attempts = m.message().attempt();
         long id = m.message().id();
         if (retryPolicy.isExhausted(attempts)) {
-            return moveToDeadLetters(c, sql.deadLetterLeased(), id, error, b -> b.setLong("token", m.leaseToken()));
+            return moveToDeadLetters(c, sql.deadLetterLeased, id, error, b -> b.setLong("token", m.leaseToken()));
         }
         return retryingLockConflicts(c, () -> {
-            try (SqlTemplate.Bound b = sql.retryLeased().prepare(c)) {
+            try (SqlTemplate.Bound b = sql.retryLeased.prepare(c)) {
                 b.setLong("id", id).setLong("token", m.leaseToken())
                         .setMillis("delay", retryPolicy.backoffAfter(attempts).toMillis())
                         .setString("error", Dialect.truncateError(error));
@@ -502,7 +498,7 @@ public final class QueueTable {
      */
     public boolean release(Connection c, LeasedMessage m) throws SQLException {
         return retryingLockConflicts(c, () -> {
-            try (SqlTemplate.Bound b = sql.releaseLeased().prepare(c)) {
+            try (SqlTemplate.Bound b = sql.releaseLeased.prepare(c)) {
                 return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).executeUpdate() == 1;
             }
         });
@@ -518,10 +514,10 @@ public final class QueueTable {
     public FailureOutcome recordFailure(Connection c, QueueMessage claimed, String error) throws SQLException {
         int failed = claimed.attempt();
         if (retryPolicy.isExhausted(failed)) {
-            return moveToDeadLetters(c, sql.deadLetterClaimed(), claimed.id(), error, b -> b.setInt("newAttempts", failed));
+            return moveToDeadLetters(c, sql.deadLetterClaimed, claimed.id(), error, b -> b.setInt("newAttempts", failed));
         }
         return retryingLockConflicts(c, () -> {
-            try (SqlTemplate.Bound b = sql.retryClaimed().prepare(c)) {
+            try (SqlTemplate.Bound b = sql.retryClaimed.prepare(c)) {
                 b.setLong("id", claimed.id()).setInt("newAttempts", failed)
                         .setMillis("delay", retryPolicy.backoffAfter(failed).toMillis())
                         .setString("error", Dialect.truncateError(error));
@@ -578,7 +574,7 @@ public final class QueueTable {
      * and rows other transactions hold; call it on a connection outside any transaction.
      */
     public int sweepExpired(Connection c) throws SQLException {
-        SqlTemplate sweep = discardExpired ? sql.discardExpired() : sql.sweepExpired();
+        SqlTemplate sweep = discardExpired ? sql.discardExpired : sql.sweepExpired;
         return BatchedTransactions.run(c, Integer.MAX_VALUE, SWEEP_BATCH, "expiry sweep of " + name,
                 size -> dialect.withClaimIsolation(c, () -> {
                     try (SqlTemplate.Bound b = sweep.withLiteral("n", size).prepare(c)) {
@@ -610,7 +606,7 @@ public final class QueueTable {
      */
     public boolean peek(Connection c) throws SQLException {
         return dialect.withClaimIsolation(c, () -> {
-            try (SqlTemplate.Bound b = sql.peek().prepare(c); ResultSet rs = b.executeQuery()) {
+            try (SqlTemplate.Bound b = sql.peek.prepare(c); ResultSet rs = b.executeQuery()) {
                 return rs.next();
             }
         });
@@ -619,7 +615,7 @@ public final class QueueTable {
     /** Counts of ready, delayed, leased and dead-lettered messages, and the oldest ready age. */
     public QueueStats stats(Connection c) throws SQLException {
         long ready, delayed, leased, oldestMillis, expired;
-        try (SqlTemplate.Bound b = sql.stats().prepare(c); ResultSet rs = b.executeQuery()) {
+        try (SqlTemplate.Bound b = sql.stats.prepare(c); ResultSet rs = b.executeQuery()) {
             rs.next();
             ready = rs.getLong(1);
             delayed = rs.getLong(2);
@@ -627,7 +623,7 @@ public final class QueueTable {
             oldestMillis = rs.getLong(4); // NULL (none ready) reads as 0
             expired = rs.getLong(5);
         }
-        try (SqlTemplate.Bound b = sql.deadLetterCount().prepare(c); ResultSet rs = b.executeQuery()) {
+        try (SqlTemplate.Bound b = sql.deadLetterCount.prepare(c); ResultSet rs = b.executeQuery()) {
             rs.next();
             return new QueueStats(ready, delayed, leased, rs.getLong(1), Duration.ofMillis(Math.max(oldestMillis, 0)),
                     expired);

@@ -1,6 +1,9 @@
 package io.sqlqueue.engine;
 
 import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.engine.TableDefinition.Column;
+import io.sqlqueue.engine.TableDefinition.Index;
+import io.sqlqueue.engine.TableDefinition.Kind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,7 +13,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.logging.Logger;
 
 /**
  * Microsoft SQL Server: the single-statement dequeue of the seeds. A CTE picks the next rows with
@@ -34,8 +36,6 @@ import java.util.logging.Logger;
  * into a parameter the filter no longer matches.
  */
 final class SqlServerDialect extends Dialect {
-
-    private static final Logger LOG = Logger.getLogger(SqlServerDialect.class.getName());
 
     private static final String CLAIM_HINTS = "WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK)";
 
@@ -111,193 +111,82 @@ final class SqlServerDialect extends Dialect {
     }
 
     @Override
-    List<String> createStatements(TableName queue, TableName deadLetters) {
-        String q = qualified(queue);
-        String dlq = qualified(deadLetters);
-        String t = queue.table();
-        String d = deadLetters.table();
-        return List.of(
-                "IF OBJECT_ID(N'" + q + "', N'U') IS NULL BEGIN"
-                        + " CREATE TABLE " + q + " ("
-                        + "id BIGINT IDENTITY(1,1) NOT NULL, "
-                        + "priority SMALLINT NOT NULL DEFAULT 0, "
-                        + "visible_at DATETIME2(7) NOT NULL CONSTRAINT " + quote(t + "_visible_at_df")
-                        + " DEFAULT SYSUTCDATETIME(), "
-                        + "enqueued_at DATETIME2(7) NOT NULL CONSTRAINT " + quote(t + "_enqueued_at_df")
-                        + " DEFAULT SYSUTCDATETIME(), "
-                        + "attempts INT NOT NULL DEFAULT 0, "
-                        + "dedup_key " + KEY_TYPE + " NULL, "
-                        + "headers NVARCHAR(MAX) NULL, "
-                        + "body VARBINARY(MAX) NOT NULL, "
-                        + "last_error NVARCHAR(2000) NULL, "
-                        + "lease_token BIGINT NULL, "
-                        + "expires_at DATETIME2(7) NULL, "
-                        + "ordering_key " + KEY_TYPE + " NULL, "
-                        + "hidden SMALLINT NULL, "
-                        // Keys that differ only in trailing spaces are equal to any collation: the
-                        // length tells them apart in the unique index (see sameKey).
-                        + "dedup_key_length AS DATALENGTH(dedup_key), "
-                        + "CONSTRAINT " + quote(t + "_pk") + " PRIMARY KEY NONCLUSTERED (id)); "
-                        + "CREATE UNIQUE CLUSTERED INDEX " + quote(t + "_dequeue") + " ON " + q + " (priority DESC, id); "
-                        + "CREATE UNIQUE NONCLUSTERED INDEX " + quote(t + "_dedup") + " ON " + q
-                        + " (dedup_key, dedup_key_length) WHERE dedup_key IS NOT NULL; "
-                        // Row locks only, never a table lock: an ordered claim keeps the locks of the
-                        // rows it walks past (waiting messages of keys in flight) until its delivery
-                        // ends, and past 5,000 of them SQL Server would lock the whole table for that
-                        // long. Every other statement takes at most MAX_CLAIM rows.
-                        + "ALTER TABLE " + q + " SET (LOCK_ESCALATION = DISABLE); "
-                        + "END",
-                "IF OBJECT_ID(N'" + dlq + "', N'U') IS NULL BEGIN"
-                        + " CREATE TABLE " + dlq + " ("
-                        + "id BIGINT NOT NULL, "
-                        + "priority SMALLINT NOT NULL, "
-                        + "visible_at DATETIME2(7) NOT NULL, "
-                        + "enqueued_at DATETIME2(7) NOT NULL, "
-                        + "attempts INT NOT NULL, "
-                        + "dedup_key " + KEY_TYPE + " NULL, "
-                        + "headers NVARCHAR(MAX) NULL, "
-                        + "body VARBINARY(MAX) NOT NULL, "
-                        + "last_error NVARCHAR(2000) NULL, "
-                        + "failed_at DATETIME2(7) NOT NULL, "
-                        + "ordering_key " + KEY_TYPE + " NULL); "
-                        + "CREATE CLUSTERED INDEX " + quote(d + "_failed") + " ON " + dlq + " (failed_at, id); "
-                        + "END",
-                // On its own, so that dead-letter tables created before the requeue existed get it too.
-                indexUnlessOneLeadsWith(dlq, "dedup_key", quote(d + "_dedup"),
-                        "(dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL"),
-                // Tables made before the clock defaults existed get them: a catalog change only.
-                clockDefault(q, t, "visible_at"),
-                clockDefault(q, t, "enqueued_at"),
-                // Tables made before expiry and ordering keys existed get their columns: nullable, so a
-                // catalog change only.
-                addColumnIfMissing(q, "expires_at", "DATETIME2(7)"),
-                addColumnIfMissing(q, "ordering_key", KEY_TYPE),
-                addColumnIfMissing(dlq, "ordering_key", KEY_TYPE),
-                // Ordered delivery probes it once per row a claim looks at. Built offline here: on a
-                // populated table of an earlier release, SQL Server's offline build holds a shared
-                // table lock, which blocks sends and claims, until it has read the table; where that is
-                // too long, an administrator builds it first, WITH (ONLINE = ON) on editions that have
-                // it (admin/sqlserver-schema.sql has the statement), and this finds it.
-                indexUnlessOneLeadsWith(q, "ordering_key", quote(t + "_ordering"),
-                        "(ordering_key, id) WHERE ordering_key IS NOT NULL"),
-                // The expiry sweep's, built the same way.
-                indexUnlessOneLeadsWith(q, "expires_at", quote(t + "_expiry"),
-                        "(expires_at) WHERE expires_at IS NOT NULL"),
-                // Tables made before hidden rows existed get the column (nullable: a catalog change only)
-                addColumnIfMissing(q, "hidden", "SMALLINT"),
-                // The claims' ready index and the reveal's index of hidden rows, built the same way.
-                // The ready index holds all a claim reads, the ordered claim's ordering_key included:
-                // the rows it walks past are locked in this index alone, not in the table as well.
-                indexUnlessOneLeadsWith(q, "hidden", quote(t + "_ready"),
-                        "(hidden, priority DESC, id) INCLUDE (visible_at, ordering_key) WHERE hidden IS NULL"),
-                indexUnlessOneLeadsWith(q, "visible_at", quote(t + "_hidden"),
-                        "(visible_at) WHERE hidden IS NOT NULL"));
+    String typeOf(Column column) {
+        return switch (column.type()) {
+            case IDENTITY -> "BIGINT IDENTITY(1,1)";
+            case BIGINT, INTEGER, SMALLINT -> column.type().name();
+            case TIMESTAMP -> "DATETIME2(7)";
+            case KEY -> KEY_TYPE;
+            // Keys that differ only in trailing spaces are equal to any collation: the length tells
+            // them apart in the unique index (see sameKey).
+            case KEY_LENGTH -> "AS DATALENGTH(" + column.keyColumn() + ")";
+            case TEXT -> "NVARCHAR(" + column.length() + ")";
+            case CODE -> "VARCHAR(" + column.length() + ")";
+            case LONG_TEXT -> "NVARCHAR(MAX)";
+            case BYTES -> "VARBINARY(MAX)";
+        };
+    }
+
+    @Override
+    String currentSchema() {
+        return "SCHEMA_NAME()";
+    }
+
+    /** Babelfish names indexes otherwise than created; their first columns are what {@link TableCatalog#hasIndex} reads. */
+    @Override
+    String indexLeads() {
+        return "SELECT i.name, c.name FROM sys.indexes i JOIN sys.index_columns ic ON ic.object_id = i.object_id"
+                + " AND ic.index_id = i.index_id AND ic.key_ordinal = 1 JOIN sys.columns c ON c.object_id = ic.object_id"
+                + " AND c.column_id = ic.column_id WHERE i.object_id = OBJECT_ID(QUOTENAME(?) + '.' + QUOTENAME(?))";
+    }
+
+    @Override
+    boolean clusters() {
+        return true;
+    }
+
+    @Override
+    String indexKind(Index index) {
+        return index.kind() == Kind.CLUSTERED || index.kind() == Kind.TABLE_ORDER ? "CLUSTERED " : "NONCLUSTERED ";
+    }
+
+    /** Named {@code <table>_<column>_df}, so that it can be found and dropped by name. */
+    @Override
+    String defaultClause(TableName table, Column column) {
+        return " CONSTRAINT " + quote(table.table() + "_" + column.name() + "_df") + " DEFAULT " + defaultValue(column);
+    }
+
+    @Override
+    String addDefault(TableName table, Column column) {
+        return "ALTER TABLE " + qualified(table) + " ADD" + defaultClause(table, column) + " FOR " + column.name();
+    }
+
+    @Override
+    String addColumn(TableName table, Column column) {
+        return "ALTER TABLE " + qualified(table) + " ADD " + columnDefinition(table, column);
+    }
+
+    @Override
+    String primaryKey(TableName table, List<String> columns, boolean nonclustered) {
+        return nonclustered ? "CONSTRAINT " + quote(table.table() + "_pk") + " PRIMARY KEY NONCLUSTERED ("
+                + String.join(", ", columns) + ")" : super.primaryKey(table, columns, false);
     }
 
     /**
-     * Creates a non-clustered index on {@code table} unless one of its indexes has {@code firstColumn}
-     * as its first key column. Found by that column, not by name: T-SQL engines that keep other
-     * names in sys.indexes (Babelfish) would otherwise run the CREATE again and fail; and an index
-     * an operator made to the same end counts.
-     */
-    private static String indexUnlessOneLeadsWith(String table, String firstColumn, String index, String definition) {
-        return "IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c ON c.object_id = ic.object_id"
-                + " AND c.column_id = ic.column_id WHERE ic.object_id = OBJECT_ID(N'" + table + "')"
-                + " AND ic.key_ordinal = 1 AND c.name = N'" + firstColumn + "')"
-                + " CREATE NONCLUSTERED INDEX " + index + " ON " + table + " " + definition;
-    }
-
-    /** Adds a nullable column to a table made by an earlier release, where it is missing. */
-    private static String addColumnIfMissing(String table, String column, String type) {
-        return "IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'" + table + "')"
-                + " AND name = N'" + column + "') ALTER TABLE " + table + " ADD " + column + " " + type + " NULL";
-    }
-
-    /**
-     * Refuses tables the adapter cannot use as they are, naming the table and the fix:
-     * <ul>
-     * <li>one with an enabled trigger: claims and sends return their rows with OUTPUT, which SQL
-     * Server refuses on such a table (error 334), and dead letters are moved with OUTPUT … INTO,
-     * refused on such a target (error 331). A trigger added later makes those statements fail
-     * ({@link #explained} names it then);
-     * <li>one whose name differs from the configured one in case alone: on a database whose
-     * collation ignores case, the queues {@code orders} and {@code Orders} would be one table.
-     * </ul>
+     * Row locks only, never a table lock ({@link TableDefinition#rowLocksOnly()}). Every other
+     * statement takes at most {@link QueueTable#MAX_CLAIM} rows.
      */
     @Override
+    List<String> tableOptions(TableDefinition table, TableName name) {
+        return table.rowLocksOnly() ? List.of("ALTER TABLE " + qualified(name) + " SET (LOCK_ESCALATION = DISABLE)")
+                : List.of();
+    }
+
+    /** Besides names that differ in case alone: tables with triggers, and key columns of a loose collation ({@link SqlServerTableCheck}). */
+    @Override
     void checkExisting(Connection c, TableName queue, TableName deadLetters) throws SQLException {
-        refuseTriggers(c, queue, "the queue table", "claims and sends return their rows with OUTPUT, which SQL"
-                + " Server refuses on a table with an enabled trigger (error 334)");
-        refuseTriggers(c, deadLetters, "the dead-letter table", "dead letters are moved into it with OUTPUT … INTO,"
-                + " which SQL Server refuses on a table with an enabled trigger (error 331)");
-        refuseOtherCase(c, queue);
-        refuseOtherCase(c, deadLetters);
-        warnOfLooseKeys(c, queue, deadLetters);
-    }
-
-    /**
-     * Tables made by an earlier release have key columns of the database's collation, which may
-     * ignore case. Claims and look-ups still compare exactly ({@link #sameKey}), but the unique index
-     * on {@code dedup_key} refuses a key that differs from a queued one only in case or trailing
-     * spaces: such a send fails (never answered with the other message's id) until an administrator
-     * runs admin/sqlserver-exact-keys.sql, which rebuilds the key indexes. Not done here: changing a
-     * column's collation means dropping the indexes and statistics on it and rebuilding them, under a
-     * schema lock that stops every sender and consumer of the queue for as long as that takes.
-     */
-    private void warnOfLooseKeys(Connection c, TableName queue, TableName deadLetters) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT name, collation_name FROM sys.columns"
-                + " WHERE object_id IN (OBJECT_ID(?), OBJECT_ID(?)) AND name IN ('dedup_key', 'ordering_key')"
-                + " AND UPPER(collation_name) NOT LIKE '%BIN2'")) {
-            ps.setString(1, qualified(queue));
-            ps.setString(2, qualified(deadLetters));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    String column = rs.getString(1);
-                    String collation = rs.getString(2);
-                    LOG.warning(() -> "queue " + queue + ": its key column " + column + " has the collation " + collation
-                            + " (tables made by an earlier release): keys still compare exactly, but a send whose dedup"
-                            + " key differs from a queued message's only in case or trailing spaces fails until"
-                            + " admin/sqlserver-exact-keys.sql has been run for this queue");
-                }
-            }
-        }
-    }
-
-    private void refuseTriggers(Connection c, TableName table, String named, String why) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT name FROM sys.triggers WHERE parent_id = OBJECT_ID(?)"
-                + " AND is_disabled = 0")) {
-            ps.setString(1, qualified(table));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    throw new SQLException(named + " " + table + " has an enabled trigger, " + rs.getString(1)
-                            + ": the adapter cannot use it, because " + why + "; disable or drop the trigger");
-                }
-            }
-        }
-    }
-
-    /**
-     * The table's name as the catalog holds it, found as the database compares names (without case
-     * where its collation says so), against the configured name. INFORMATION_SCHEMA, not sys.tables:
-     * Babelfish keeps the name as written only there.
-     */
-    private void refuseOtherCase(Connection c, TableName table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
-                + " WHERE TABLE_SCHEMA = OBJECT_SCHEMA_NAME(OBJECT_ID(?)) AND TABLE_NAME = ?")) {
-            ps.setString(1, qualified(table));
-            ps.setString(2, table.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String actual = rs.getString(1);
-                    if (!actual.equals(table.table())) {
-                        throw new SQLException("the configured name " + table + " finds the table " + actual + ": this"
-                                + " database compares names without case, so names that differ only in case are one"
-                                + " table; configure the name exactly as the table's (" + actual + "), or give the"
-                                + " queue a name no other differs from in case alone");
-                    }
-                }
-            }
-        }
+        super.checkExisting(c, queue, deadLetters);
+        new SqlServerTableCheck(this, c).check(queue, deadLetters);
     }
 
     /** Errors 334 and 331, a trigger added to a table after the adapter checked it, say which table and what to do. */
@@ -330,15 +219,6 @@ final class SqlServerDialect extends Dialect {
         return "CAST(:" + name + " AS NVARCHAR(200))";
     }
 
-    /** Adds the database-clock default of {@code column} where the column has no default. */
-    private String clockDefault(String q, String table, String column) {
-        return "IF NOT EXISTS (SELECT 1 FROM sys.default_constraints d JOIN sys.columns c"
-                + " ON c.object_id = d.parent_object_id AND c.column_id = d.parent_column_id"
-                + " WHERE d.parent_object_id = OBJECT_ID(N'" + q + "') AND c.name = N'" + column + "')"
-                + " ALTER TABLE " + q + " ADD CONSTRAINT " + quote(table + "_" + column + "_df")
-                + " DEFAULT SYSUTCDATETIME() FOR " + column;
-    }
-
     /**
      * A transaction-owned application lock, taken by a plain batch rather than a prepared
      * statement: a remote procedure call that begins a transaction and returns with it open ends
@@ -364,8 +244,7 @@ final class SqlServerDialect extends Dialect {
 
     @Override
     String insert(String q) {
-        return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id VALUES (:priority, "
-                + nowPlus("delay") + ", SYSUTCDATETIME(), :headers, :body, :dedupKey, " + insertTail() + ")";
+        return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id VALUES (" + insertValues() + ")";
     }
 
     @Override
@@ -373,8 +252,7 @@ final class SqlServerDialect extends Dialect {
         // UPDLOCK + HOLDLOCK holds the key range, so two racing inserts of one key serialize here; the
         // range of the filtered index on dedup_key, which SQL Server reads only for a predicate that
         // states its filter (IS NOT NULL): without it, the range could be the clustered index's.
-        return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id SELECT :priority, "
-                + nowPlus("delay") + ", SYSUTCDATETIME(), :headers, :body, :dedupKey, " + insertTail()
+        return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id SELECT " + insertValues()
                 + " WHERE NOT EXISTS (SELECT 1 FROM " + q + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key IS NOT NULL AND "
                 + sameKey("dedup_key", keyParameter("dedupKey")) + ")";
     }
@@ -397,31 +275,17 @@ final class SqlServerDialect extends Dialect {
 
     /**
      * The rows of a claim or lease: those {@link #next} chose, matched on the whole clustered key,
-     * so the target is found by a seek of the clustered index and its other non-clustered indexes
-     * are maintained after it. The CTE locked the rows' ready-index entries first: a statement by id
-     * ({@link #byId}) locks the clustered row first, so a claim and a statement by id on the same
-     * ready row (a failure recorded just after a rollback, the late ack of a lease that has just
-     * run out) can deadlock. The victim loses nothing: a claim rolls back uncounted, a statement in
-     * auto-commit is tried again ({@link QueueTable}), and an ack that fails leaves the message to
-     * its new holder, as a lease that ran out does anyway. {@code READPAST} on the target as well keeps it from waiting on other
-     * consumers' rows whatever plan the optimiser picks. Only a real SQL Server shows the locking:
-     * Babelfish ignores table hints.
-     *
-     * <p>The target repeats the CTE's {@code visible_at} condition (not {@code hidden}: a row is
-     * hidden only with a {@code visible_at} ahead, and on Babelfish the repeated {@code hidden}
-     * turned the plan to one that took the rows in another order and deadlocked with retries). On SQL Server it changes
-     * nothing (the CTE's UPDLOCK keeps the row as it was read); an engine that waits for a held
-     * row instead of skipping it and then re-reads it (Babelfish) would otherwise take a row that
-     * another consumer leased meanwhile. A semi-join ({@code EXISTS}) rather than a join in
-     * {@code FROM}: both are exact on SQL Server, but Babelfish re-checks a joined target's own
-     * conditions only in this form (its {@code UPDATE … FROM} leased rows twice under concurrency,
-     * and an aliased target scanned the whole table per row).
-     *
-     * <p>{@code OUTPUT} without {@code INTO}, because the rows go back to the caller: SQL Server
-     * refuses it on a table with an enabled trigger (error 334), so the queue table may have none
-     * ({@link #createStatements} says so at startup). {@code OUTPUT … INTO} a table variable would
-     * lift that, but a prepared batch declaring one broke every later login to the database on
-     * Babelfish ("role dbo does not exist"), so it could not be tested here.
+     * so the target is found by a clustered seek and its other indexes are maintained after it.
+     * Lock order: the CTE locks the rows' ready-index entries first, a statement by id
+     * ({@link #byId}) the clustered row first, so a claim and a statement by id on the same ready
+     * row can deadlock. The victim loses nothing: a claim rolls back uncounted, a statement in
+     * auto-commit is tried again ({@link QueueTable}), an ack that fails leaves the message to its
+     * new holder. {@code READPAST} on the target keeps it from waiting whatever the plan; the
+     * repeated {@code visible_at} keeps an engine that waits instead of skipping (Babelfish) from
+     * taking a row leased meanwhile; {@code OUTPUT} without {@code INTO} is why tables with
+     * triggers are refused ({@link #checkExisting}). Only a real SQL Server shows the locking. Why
+     * this shape and no other (what Babelfish showed of the alternatives): docs/sqlserver.md,
+     * "The claim statement: case history".
      */
     private static final String CHOSEN = " WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority"
             + " AND next_id = id) AND visible_at <= SYSUTCDATETIME()";
@@ -444,8 +308,7 @@ final class SqlServerDialect extends Dialect {
 
     @Override
     String lease(String q, String and) {
-        return next(q, and) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET visible_at = " + nowPlus("lease")
-                + ", hidden = " + hiddenFor("lease") + ", attempts = " + nextAttempts("attempts") + ", lease_token = :token OUTPUT "
+        return next(q, and) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET " + leased() + " OUTPUT "
                 + messageColumns("inserted.") + CHOSEN + LOOP_JOIN;
     }
 
@@ -476,7 +339,7 @@ final class SqlServerDialect extends Dialect {
      */
     @Override
     int deleteHeld(Connection c, QueueSql sql, Long[] ids) throws SQLException {
-        StringBuilder in = new StringBuilder(READ_COMMITTED).append("DELETE FROM ").append(sql.tableName())
+        StringBuilder in = new StringBuilder(READ_COMMITTED).append("DELETE FROM ").append(sql.tableName)
                 .append(" WITH (ROWLOCK, READPAST) WHERE id IN (?");
         in.append(",?".repeat(ids.length - 1)).append(')');
         try (PreparedStatement s = c.prepareStatement(in.toString())) {
@@ -501,13 +364,17 @@ final class SqlServerDialect extends Dialect {
         return "priority = (SELECT p.priority FROM " + q + " AS p WHERE p.id = :id) AND id = :id";
     }
 
+    /** {@code OUTPUT … INTO}, which SQL Server refuses into a table with an enabled trigger (see {@link #checkExisting}). */
     @Override
-    String deadLetter(String q, String dlq, String attempts, String fence) {
-        String attemptsOut = attempts.equals("attempts") ? "deleted.attempts" : attempts;
-        return "DELETE FROM " + q + " OUTPUT deleted.id, deleted.priority, deleted.visible_at, deleted.enqueued_at, "
-                + attemptsOut + ", deleted.dedup_key, deleted.headers, deleted.body, :error, SYSUTCDATETIME(),"
-                + " deleted.ordering_key"
-                + " INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") WHERE " + byId(q) + " AND " + fence;
+    String moveToDeadLetters(String delete, String where, String dlq, String attempts) {
+        return delete + " OUTPUT " + deadLetterValues("deleted.", attempts) + " INTO " + dlq + " (" + DEAD_LETTER_COLUMNS
+                + ") " + where;
+    }
+
+    /** NVARCHAR as it is: a CAST to VARCHAR would lose what the code page cannot hold. */
+    @Override
+    String errorValue() {
+        return ":error";
     }
 
     /**
@@ -533,26 +400,6 @@ final class SqlServerDialect extends Dialect {
     String deleteBefore(String table, String column) {
         return READ_COMMITTED + "DELETE TOP (:n) FROM " + table + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE " + column
                 + " < :cutoff";
-    }
-
-    /**
-     * Clustered on {@code completed_at}: rows are written at the end of the index, retention deletes
-     * from its start, and the per-minute report reads one range.
-     */
-    @Override
-    List<String> createJournalStatements(TableName journal) {
-        String j = qualified(journal);
-        return List.of("IF OBJECT_ID(N'" + j + "', N'U') IS NULL BEGIN"
-                + " CREATE TABLE " + j + " (" + journalColumns("DATETIME2(7)", "NVARCHAR") + "); "
-                + "CREATE CLUSTERED INDEX " + quote(journal.table() + "_at") + " ON " + j + " (completed_at); "
-                + "END");
-    }
-
-    @Override
-    List<String> createSubscriptionStatements(TableName table) {
-        String t = qualified(table);
-        return List.of("IF OBJECT_ID(N'" + t + "', N'U') IS NULL CREATE TABLE " + t + " ("
-                + subscriptionColumns("DATETIME2(7)", "NVARCHAR") + ")");
     }
 
     /** SQL Server has PERCENTILE_CONT only as a window function: one row per minute through DISTINCT. */
@@ -599,14 +446,9 @@ final class SqlServerDialect extends Dialect {
      */
     @Override
     String sweepExpired(String q, String dlq, boolean discard) {
-        String where = " WHERE expires_at IS NOT NULL AND " + expiredAndFree();
-        if (discard) {
-            return READ_COMMITTED + "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)" + where;
-        }
-        return READ_COMMITTED + "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) OUTPUT deleted.id,"
-                + " deleted.priority, deleted.visible_at, deleted.enqueued_at, deleted.attempts, deleted.dedup_key,"
-                + " deleted.headers, deleted.body, :error, SYSUTCDATETIME(), deleted.ordering_key INTO " + dlq
-                + " (" + DEAD_LETTER_COLUMNS + ")" + where;
+        String delete = READ_COMMITTED + "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)";
+        String where = "WHERE expires_at IS NOT NULL AND " + expiredAndFree();
+        return discard ? delete + " " + where : moveToDeadLetters(delete, where, dlq, null);
     }
 
     @Override
@@ -686,7 +528,7 @@ final class SqlServerDialect extends Dialect {
     private String insertChunk(QueueSql sql, int rows) {
         StringBuilder batch = new StringBuilder();
         for (int i = 0; i < rows; i++) {
-            batch.append(i == 0 ? "" : " ").append("INSERT INTO ").append(sql.tableName())
+            batch.append(i == 0 ? "" : " ").append("INSERT INTO ").append(sql.tableName)
                     .append(" (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key, hidden)")
                     .append(" OUTPUT inserted.id VALUES (:p").append(i).append(", ").append(nowPlus("d" + i))
                     .append(", SYSUTCDATETIME(), :h").append(i).append(", :b").append(i).append(", ")

@@ -116,7 +116,7 @@ public final class Topic {
     /** Creates the subscriptions table where missing, and commits. */
     public void createIfMissing(Connection c) throws SQLException {
         SchemaCreation.createIfMissing(c, dialect, "sqlqueue:" + subscriptions,
-                dialect.createSubscriptionStatements(subscriptions));
+                new SchemaCreation.Table(TableDefinition.SUBSCRIPTIONS, subscriptions));
     }
 
     /**
@@ -252,10 +252,7 @@ public final class Topic {
      * PostgreSQL. Asked until the table is seen once.
      */
     private boolean subscriptionsTableExists(Connection c) throws SQLException {
-        String schema = subscriptions.schema() != null ? subscriptions.schema() : c.getSchema();
-        try (ResultSet rs = c.getMetaData().getTables(null, schema, SUBSCRIPTIONS, null)) {
-            return rs.next();
-        }
+        return TableCatalog.read(c, dialect, subscriptions).exists();
     }
 
     /** A durable subscription: its name, its queue and the filter of the messages it takes. */

@@ -1,6 +1,8 @@
 package io.sqlqueue.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -156,6 +158,29 @@ abstract class HandWrittenRowsContract {
         queue.createIfMissing(connection); // and again: nothing left to do
         long id = insert("body", (Object) body("after the upgrade"));
         assertEquals(List.of(id), queue.claim(connection, 10).stream().map(QueueMessage::id).toList());
+    }
+
+    @Test
+    void aQueueTableMadeByHandWithoutAColumnTheAdapterNeedsIsRefusedNamingItAndNothingIsCreated() throws SQLException {
+        Dialect dialect = queue.dialect();
+        QueueTable bare = new QueueTable(dialect, queue.name().table() + "_bare", null, RetryPolicy.DEFAULT);
+        String table = dialect.qualified(bare.name());
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (id BIGINT NOT NULL, body "
+                    + dialect.typeOf(TableDefinition.Column.of("body", TableDefinition.Type.BYTES)) + " NOT NULL)");
+        }
+        try {
+            SQLException e = assertThrows(SQLException.class, () -> bare.createIfMissing(connection));
+            assertTrue(e.getMessage().startsWith("the queue table " + bare.name() + " has no column priority, which the"
+                    + " adapter needs"), e.getMessage());
+            assertFalse(TableCatalog.read(connection, dialect, bare.deadLetterName()).exists(),
+                    "nothing created: its dead-letter table neither");
+            assertFalse(TableCatalog.read(connection, dialect, bare.name()).hasColumn("expires_at"), "nor changed");
+        } finally {
+            try (Statement s = connection.createStatement()) {
+                s.execute("DROP TABLE " + table);
+            }
+        }
     }
 
     private boolean failsToInsertABodyAlone() {

@@ -37,7 +37,7 @@ class PostgresQueueTest extends QueueContract {
         queue.sendAll(connection, messages);
         connection.commit();
         connection.setAutoCommit(true);
-        String claim = new PostgresDialect().queueSql(queue.name(), queue.deadLetterName(), false).claim()
+        String claim = new QueueSql(new PostgresDialect(), queue.name(), queue.deadLetterName(), false).claim
                 .withLiteral("n", 1).jdbcSql();
         StringBuilder plan = new StringBuilder();
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN " + claim)) {

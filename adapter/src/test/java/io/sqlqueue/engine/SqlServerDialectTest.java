@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Test;
  */
 class SqlServerDialectTest {
 
-    private final QueueSql sql = new SqlServerDialect().queueSql(TableName.parse("dbo.orders"),
+    private final SqlServerDialect dialect = new SqlServerDialect();
+    private final TableName orders = TableName.parse("dbo.orders");
+    private final QueueSql sql = new QueueSql(new SqlServerDialect(), TableName.parse("dbo.orders"),
             TableName.parse("dbo.orders_dlq"), false);
     private final CompletionJournal journal = new CompletionJournal(
             new QueueTable(new SqlServerDialect(), "dbo.orders", null, RetryPolicy.DEFAULT));
@@ -35,7 +38,7 @@ class SqlServerDialectTest {
 
     @Test
     void theClaimIsOneStatementSkippingLockedRowsInTheJoinShape() {
-        String claim = sql.claim().jdbcSql();
+        String claim = sql.claim.jdbcSql();
         assertTrue(claim.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; WITH next (next_priority, next_id) AS"
                 + " (SELECT TOP (?) priority, id FROM [dbo].[orders]"
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE hidden IS NULL AND visible_at <="
@@ -49,7 +52,7 @@ class SqlServerDialectTest {
 
     @Test
     void theLeaseUpdatesInTheSameShapeWithTheTokenAndAttempts() {
-        String lease = sql.lease().jdbcSql();
+        String lease = sql.lease.jdbcSql();
         assertTrue(lease.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; WITH next (next_priority, next_id) AS"
                 + " (SELECT TOP (?) priority, id FROM [dbo].[orders]"
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK,"), lease);
@@ -64,65 +67,65 @@ class SqlServerDialectTest {
     @Test
     void statementsByIdFindTheRowThroughTheClusteredKey() {
         String byId = "priority = (SELECT p.priority FROM [dbo].[orders] AS p WHERE p.id = ?) AND id = ?";
-        assertEquals("DELETE FROM [dbo].[orders] WHERE " + byId + " AND lease_token = ?", sql.ack().jdbcSql());
-        assertTrue(sql.retryLeased().jdbcSql().endsWith(" WHERE " + byId + " AND lease_token = ?"), sql.retryLeased().jdbcSql());
-        assertTrue(sql.retryClaimed().jdbcSql().endsWith(" WHERE " + byId + " AND attempts < ?"), sql.retryClaimed().jdbcSql());
-        assertTrue(sql.releaseLeased().jdbcSql().endsWith(" WHERE " + byId + " AND lease_token = ?"),
-                sql.releaseLeased().jdbcSql());
+        assertEquals("DELETE FROM [dbo].[orders] WHERE " + byId + " AND lease_token = ?", sql.ack.jdbcSql());
+        assertTrue(sql.retryLeased.jdbcSql().endsWith(" WHERE " + byId + " AND lease_token = ?"), sql.retryLeased.jdbcSql());
+        assertTrue(sql.retryClaimed.jdbcSql().endsWith(" WHERE " + byId + " AND attempts < ?"), sql.retryClaimed.jdbcSql());
+        assertTrue(sql.releaseLeased.jdbcSql().endsWith(" WHERE " + byId + " AND lease_token = ?"),
+                sql.releaseLeased.jdbcSql());
     }
 
     @Test
     void deadLetteringIsOneDeleteOutputInto() {
-        String move = sql.deadLetterLeased().jdbcSql();
+        String move = sql.deadLetterLeased.jdbcSql();
         assertTrue(move.startsWith("DELETE FROM [dbo].[orders] OUTPUT deleted.id"), move);
         assertTrue(move.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
                 + " headers, body, last_error, failed_at, ordering_key) WHERE priority = (SELECT p.priority FROM [dbo].[orders] AS p"
                 + " WHERE p.id = ?) AND id = ? AND lease_token = ?"), move);
-        assertTrue(sql.deadLetterClaimed().jdbcSql().contains("CAST(? AS INTEGER)"));
+        assertTrue(sql.deadLetterClaimed.jdbcSql().contains("CAST(? AS INTEGER)"));
     }
 
     @Test
     void enqueueReturnsTheIdThroughOutputAndDedupHoldsTheKeyRange() {
-        assertTrue(sql.insert().jdbcSql().contains("OUTPUT inserted.id VALUES"));
-        assertTrue(sql.insertIfAbsent().jdbcSql().endsWith("WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders]"
+        assertTrue(sql.insert.jdbcSql().contains("OUTPUT inserted.id VALUES"));
+        assertTrue(sql.insertIfAbsent.jdbcSql().endsWith("WHERE NOT EXISTS (SELECT 1 FROM [dbo].[orders]"
                 + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key IS NOT NULL AND dedup_key = CAST(? AS NVARCHAR(200))"
                 + " AND dedup_key COLLATE Latin1_General_100_BIN2 = CAST(? AS NVARCHAR(200))"
                 + " AND DATALENGTH(dedup_key) = DATALENGTH(CAST(? AS NVARCHAR(200))))"),
                 "the filtered index's own predicate, so that HOLDLOCK holds a range of it; the key exactly: "
-                + sql.insertIfAbsent().jdbcSql());
+                + sql.insertIfAbsent.jdbcSql());
         assertEquals("SELECT id FROM [dbo].[orders] WHERE dedup_key IS NOT NULL AND dedup_key = CAST(? AS NVARCHAR(200))"
                 + " AND dedup_key COLLATE Latin1_General_100_BIN2 = CAST(? AS NVARCHAR(200))"
-                + " AND DATALENGTH(dedup_key) = DATALENGTH(CAST(? AS NVARCHAR(200)))", sql.idByDedupKey().jdbcSql());
+                + " AND DATALENGTH(dedup_key) = DATALENGTH(CAST(? AS NVARCHAR(200)))", sql.idByDedupKey.jdbcSql());
     }
 
     @Test
     void peekSkipsLockedRowsAndStatsDoNotBlock() {
         assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT TOP (1) 1 FROM [dbo].[orders] AS m"
                 + " WITH (READPAST, READCOMMITTEDLOCK)"
-                + " WHERE hidden IS NULL AND visible_at <= SYSUTCDATETIME()", sql.peek().jdbcSql());
-        assertTrue(sql.stats().jdbcSql().endsWith("FROM [dbo].[orders] WITH (NOLOCK)"));
+                + " WHERE hidden IS NULL AND visible_at <= SYSUTCDATETIME()", sql.peek.jdbcSql());
+        assertTrue(sql.stats.jdbcSql().endsWith("FROM [dbo].[orders] WITH (NOLOCK)"));
     }
 
     @Test
-    void tablesAreCreatedOnlyWhenMissingWithExactKeysAndRowLocksOnly() {
-        String create = sql.create().get(0);
-        assertTrue(create.startsWith("IF OBJECT_ID(N'[dbo].[orders]', N'U') IS NULL BEGIN CREATE TABLE"), create);
-        assertTrue(create.contains("CREATE UNIQUE CLUSTERED INDEX [orders_dequeue] ON [dbo].[orders] (priority DESC, id)"),
-                create);
+    void tablesAreCreatedWithExactKeysAndRowLocksOnly() {
+        List<String> ddl = dialect.createTable(TableDefinition.QUEUE, orders);
+        String create = ddl.get(0);
+        assertTrue(create.startsWith("CREATE TABLE [dbo].[orders] (id BIGINT IDENTITY(1,1) NOT NULL, "), create);
         assertTrue(create.contains("dedup_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL, "), create);
         assertTrue(create.contains("ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL, "), create);
-        assertTrue(create.contains("dedup_key_length AS DATALENGTH(dedup_key), "), create);
-        assertTrue(create.contains("CREATE UNIQUE NONCLUSTERED INDEX [orders_dedup] ON [dbo].[orders]"
-                + " (dedup_key, dedup_key_length) WHERE dedup_key IS NOT NULL; "), "keys differing in trailing spaces"
-                + " are two keys: " + create);
-        assertTrue(create.endsWith("ALTER TABLE [dbo].[orders] SET (LOCK_ESCALATION = DISABLE); END"), create);
-        assertTrue(sql.create().get(1).contains("dedup_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL, "),
-                sql.create().get(1));
+        assertTrue(create.endsWith("dedup_key_length AS DATALENGTH(dedup_key), CONSTRAINT [orders_pk] PRIMARY KEY"
+                + " NONCLUSTERED (id))"), create);
+        assertEquals("CREATE UNIQUE CLUSTERED INDEX [orders_dequeue] ON [dbo].[orders] (priority DESC, id)", ddl.get(1));
+        assertEquals("CREATE UNIQUE NONCLUSTERED INDEX [orders_dedup] ON [dbo].[orders] (dedup_key, dedup_key_length)"
+                + " WHERE dedup_key IS NOT NULL", ddl.get(2), "keys differing in trailing spaces are two keys");
+        assertEquals("ALTER TABLE [dbo].[orders] SET (LOCK_ESCALATION = DISABLE)", ddl.get(ddl.size() - 1));
+        String deadLetters = dialect.createTable(TableDefinition.DEAD_LETTERS, TableName.parse("dbo.orders_dlq")).get(0);
+        assertTrue(deadLetters.contains("dedup_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL, "), deadLetters);
     }
 
     @Test
     void requeueIsOneDeleteOfTheOldestDeadLettersJoinedToTheirKeysOutputIntoTheQueue() {
-        String requeue = sql.requeueDeadLetters().withLiteral("n", 100).jdbcSql();
+        String requeue = sql.requeueDeadLetters.withLiteral("n", 100).jdbcSql();
         assertTrue(requeue.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0,"
                 + " deleted.dedup_key, deleted.headers, deleted.body, deleted.last_error, deleted.ordering_key INTO"
                 + " [dbo].[orders] (priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error,"
@@ -140,80 +143,71 @@ class SqlServerDialectTest {
     @Test
     void purgeAndRetentionDeleteSmallBatchesSkippingLockedRows() {
         assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders_dlq] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
-                + " WHERE failed_at < ?", sql.purgeDeadLetters().withLiteral("n", 500).jdbcSql());
+                + " WHERE failed_at < ?", sql.purgeDeadLetters.withLiteral("n", 500).jdbcSql());
         JournalSql journalSql = new SqlServerDialect().journalSql(journal.name());
         assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders_journal] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
                 + " WHERE completed_at < ?", journalSql.deleteBefore().withLiteral("n", 500).jdbcSql());
     }
 
     @Test
-    void deadLetterTablesGetTheDedupIndexAlsoWhenTheyExistAlready() {
-        String index = sql.create().get(2);
-        assertTrue(index.startsWith("IF NOT EXISTS (SELECT 1 FROM sys.index_columns ic JOIN sys.columns c"
-                + " ON c.object_id = ic.object_id AND c.column_id = ic.column_id WHERE ic.object_id ="
-                + " OBJECT_ID(N'[dbo].[orders_dlq]') AND ic.key_ordinal = 1 AND c.name = N'dedup_key')"), index);
-        assertTrue(index.endsWith("ON [dbo].[orders_dlq] (dedup_key, failed_at, id) WHERE dedup_key IS NOT NULL"), index);
+    void deadLetterTablesAreClusteredOnTheirFailureTimeWithAFilteredIndexOfTheirKeys() {
+        List<String> ddl = dialect.createTable(TableDefinition.DEAD_LETTERS, TableName.parse("dbo.orders_dlq"));
+        assertFalse(ddl.get(0).contains("PRIMARY KEY"), ddl.get(0));
+        assertEquals(List.of("CREATE CLUSTERED INDEX [orders_dlq_failed] ON [dbo].[orders_dlq] (failed_at, id)",
+                "CREATE NONCLUSTERED INDEX [orders_dlq_dedup] ON [dbo].[orders_dlq] (dedup_key, failed_at, id)"
+                        + " WHERE dedup_key IS NOT NULL"), ddl.subList(1, ddl.size()));
     }
 
     @Test
-    void theClockColumnsDefaultToTheDatabaseClockAlsoOnOlderTables() {
-        String create = sql.create().get(0);
-        assertTrue(create.contains("visible_at DATETIME2(7) NOT NULL CONSTRAINT [orders_visible_at_df] DEFAULT SYSUTCDATETIME(), "
-                + "enqueued_at DATETIME2(7) NOT NULL CONSTRAINT [orders_enqueued_at_df] DEFAULT SYSUTCDATETIME()"), create);
-        assertTrue(sql.create().get(3).endsWith(" ALTER TABLE [dbo].[orders] ADD CONSTRAINT [orders_visible_at_df]"
-                + " DEFAULT SYSUTCDATETIME() FOR visible_at"), sql.create().get(3));
-        assertTrue(sql.create().get(4).contains("c.name = N'enqueued_at'"), sql.create().get(4));
+    void theClockColumnsDefaultToTheDatabaseClockThroughNamedConstraints() {
+        String create = dialect.createTable(TableDefinition.QUEUE, orders).get(0);
+        assertTrue(create.contains("visible_at DATETIME2(7) CONSTRAINT [orders_visible_at_df] DEFAULT SYSUTCDATETIME()"
+                + " NOT NULL, enqueued_at DATETIME2(7) CONSTRAINT [orders_enqueued_at_df] DEFAULT SYSUTCDATETIME() NOT NULL"),
+                create);
+        assertEquals("ALTER TABLE [dbo].[orders] ADD CONSTRAINT [orders_visible_at_df] DEFAULT SYSUTCDATETIME() FOR visible_at",
+                dialect.addDefault(orders, column(TableDefinition.QUEUE, "visible_at")));
     }
 
     @Test
-    void aQueueTableOfAnEarlierReleaseGainsTheExpiryColumnOnlyWhereItIsMissing() {
-        assertTrue(sql.create().get(0).contains("expires_at DATETIME2(7) NULL, "), sql.create().get(0));
-        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
-                + " AND name = N'expires_at') ALTER TABLE [dbo].[orders] ADD expires_at DATETIME2(7) NULL", sql.create().get(5));
+    void columnsAddedSinceTheFirstReleaseAreAddedNullable() {
+        assertEquals("ALTER TABLE [dbo].[orders] ADD expires_at DATETIME2(7) NULL",
+                dialect.addColumn(orders, column(TableDefinition.QUEUE, "expires_at")));
+        assertEquals("ALTER TABLE [dbo].[orders] ADD ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL",
+                dialect.addColumn(orders, column(TableDefinition.QUEUE, "ordering_key")));
+        assertEquals("ALTER TABLE [dbo].[orders] ADD hidden SMALLINT NULL",
+                dialect.addColumn(orders, column(TableDefinition.QUEUE, "hidden")));
     }
 
     @Test
-    void tablesOfAnEarlierReleaseGainTheOrderingKeyColumnsAndIndexOnlyWhereMissing() {
-        assertTrue(sql.create().get(1).contains("ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL); "),
-                sql.create().get(1));
-        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
-                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders] ADD ordering_key NVARCHAR(200) COLLATE"
-                + " Latin1_General_100_BIN2 NULL", sql.create().get(6));
-        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders_dlq]')"
-                + " AND name = N'ordering_key') ALTER TABLE [dbo].[orders_dlq] ADD ordering_key NVARCHAR(200) COLLATE"
-                + " Latin1_General_100_BIN2 NULL", sql.create().get(7));
-        String index = sql.create().get(8);
-        assertTrue(index.contains("OBJECT_ID(N'[dbo].[orders]') AND ic.key_ordinal = 1 AND c.name = N'ordering_key')"
-                + " CREATE NONCLUSTERED INDEX [orders_ordering] ON [dbo].[orders] (ordering_key, id)"
-                + " WHERE ordering_key IS NOT NULL"), index);
+    void theOrderingAndExpiryIndexesHoldOnlyTheRowsWithAKeyOrAnExpiry() {
+        List<String> ddl = dialect.createTable(TableDefinition.QUEUE, orders);
+        assertTrue(ddl.contains("CREATE NONCLUSTERED INDEX [orders_ordering] ON [dbo].[orders] (ordering_key, id)"
+                + " WHERE ordering_key IS NOT NULL"), ddl.toString());
+        assertTrue(ddl.contains("CREATE NONCLUSTERED INDEX [orders_expiry] ON [dbo].[orders] (expires_at)"
+                + " WHERE expires_at IS NOT NULL"), ddl.toString());
     }
 
     @Test
     void claimsReadAFilteredIndexOfTheRowsThatAreNotHiddenAndRevealsOneOfTheHiddenRows() {
-        assertTrue(sql.create().get(0).contains("hidden SMALLINT NULL, "), sql.create().get(0));
-        assertEquals("IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[dbo].[orders]')"
-                + " AND name = N'hidden') ALTER TABLE [dbo].[orders] ADD hidden SMALLINT NULL", sql.create().get(10));
-        assertTrue(sql.create().get(11).endsWith("AND ic.key_ordinal = 1 AND c.name = N'hidden') CREATE NONCLUSTERED INDEX"
-                + " [orders_ready] ON [dbo].[orders] (hidden, priority DESC, id) INCLUDE (visible_at, ordering_key)"
-                + " WHERE hidden IS NULL"),
-                sql.create().get(11));
-        assertTrue(sql.create().get(12).endsWith("AND ic.key_ordinal = 1 AND c.name = N'visible_at') CREATE NONCLUSTERED"
-                + " INDEX [orders_hidden] ON [dbo].[orders] (visible_at) WHERE hidden IS NOT NULL"), sql.create().get(12));
+        List<String> ddl = dialect.createTable(TableDefinition.QUEUE, orders);
+        assertTrue(ddl.get(0).contains("hidden SMALLINT NULL, "), ddl.get(0));
+        assertTrue(ddl.contains("CREATE NONCLUSTERED INDEX [orders_ready] ON [dbo].[orders] (hidden, priority DESC, id)"
+                + " INCLUDE (visible_at, ordering_key) WHERE hidden IS NULL"), ddl.toString());
+        assertTrue(ddl.contains("CREATE NONCLUSTERED INDEX [orders_hidden] ON [dbo].[orders] (visible_at)"
+                + " WHERE hidden IS NOT NULL"), ddl.toString());
         assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; UPDATE TOP (1000) [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL"
                 + " WHERE hidden IS NOT NULL AND visible_at <= SYSUTCDATETIME()",
-                sql.reveal().withLiteral("n", 1000).jdbcSql());
-        assertTrue(sql.insert().jdbcSql().contains(", ?, CASE WHEN ? >= 1000 THEN 1 END)"), sql.insert().jdbcSql());
-        assertTrue(sql.retryLeased().jdbcSql().contains(", hidden = CASE WHEN ? >= 1000 THEN 1 END, lease_token = NULL"),
-                sql.retryLeased().jdbcSql());
-        assertTrue(sql.releaseLeased().jdbcSql().contains(", hidden = NULL, lease_token = NULL"),
-                sql.releaseLeased().jdbcSql());
+                sql.reveal.withLiteral("n", 1000).jdbcSql());
+        assertTrue(sql.insert.jdbcSql().contains(", ?, CASE WHEN ? >= 1000 THEN 1 END)"), sql.insert.jdbcSql());
+        assertTrue(sql.retryLeased.jdbcSql().contains(", hidden = CASE WHEN ? >= 1000 THEN 1 END, lease_token = NULL"),
+                sql.retryLeased.jdbcSql());
+        assertTrue(sql.releaseLeased.jdbcSql().contains(", hidden = NULL, lease_token = NULL"),
+                sql.releaseLeased.jdbcSql());
     }
 
     @Test
     void theExpirySweepDeletesTopThroughTheFilteredIndexSkippingHeldAndLeasedRows() {
-        assertTrue(sql.create().get(9).endsWith("CREATE NONCLUSTERED INDEX [orders_expiry] ON [dbo].[orders] (expires_at)"
-                + " WHERE expires_at IS NOT NULL"), sql.create().get(9));
-        String sweep = sql.sweepExpired().withLiteral("n", 500).jdbcSql();
+        String sweep = sql.sweepExpired.withLiteral("n", 500).jdbcSql();
         assertTrue(sweep.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
                 + " OUTPUT deleted.id,"), sweep);
         assertTrue(sweep.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
@@ -222,14 +216,14 @@ class SqlServerDialectTest {
         assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders]"
                 + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE expires_at"
                 + " IS NOT NULL AND expires_at <= SYSUTCDATETIME() AND (lease_token IS NULL OR visible_at <="
-                + " SYSUTCDATETIME())", sql.discardExpired().withLiteral("n", 500).jdbcSql());
+                + " SYSUTCDATETIME())", sql.discardExpired.withLiteral("n", 500).jdbcSql());
     }
 
     @Test
     void anOrderedClaimTakesOnlyTheFirstRowOfEachKeyWithoutSkippingRowsOthersHold() {
-        QueueSql ordered = new SqlServerDialect().queueSql(TableName.parse("dbo.orders"),
+        QueueSql ordered = new QueueSql(new SqlServerDialect(), TableName.parse("dbo.orders"),
                 TableName.parse("dbo.orders_dlq"), true);
-        String claim = ordered.claim().withLiteral("n", 10).jdbcSql();
+        String claim = ordered.claim.withLiteral("n", 10).jdbcSql();
         assertTrue(claim.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; WITH next (next_priority, next_id) AS"
                 + " (SELECT TOP (10) priority, id FROM [dbo].[orders]"
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK, READCOMMITTEDLOCK) WHERE hidden IS NULL AND visible_at <="
@@ -238,9 +232,9 @@ class SqlServerDialectTest {
                 + " AND earlier.ordering_key COLLATE Latin1_General_100_BIN2 = m.ordering_key"
                 + " AND DATALENGTH(earlier.ordering_key) = DATALENGTH(m.ordering_key)"
                 + " AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id) DELETE FROM"), claim);
-        assertFalse(sql.claim().jdbcSql().contains("ordering_key = m.ordering_key"), "unordered claims do not look");
-        assertTrue(ordered.lease().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id) UPDATE"));
-        assertTrue(ordered.hold().jdbcSql().contains("AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id"));
+        assertFalse(sql.claim.jdbcSql().contains("ordering_key = m.ordering_key"), "unordered claims do not look");
+        assertTrue(ordered.lease.jdbcSql().contains("AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id) UPDATE"));
+        assertTrue(ordered.hold.jdbcSql().contains("AND earlier.id < m.id)) ORDER BY hidden, priority DESC, id"));
     }
 
     @Test
@@ -263,11 +257,17 @@ class SqlServerDialectTest {
 
     @Test
     void theJournalIsClusteredOnCompletionTime() {
-        String ddl = new SqlServerDialect().journalSql(journal.name()).create().get(0);
-        assertTrue(ddl.startsWith("IF OBJECT_ID(N'[dbo].[orders_journal]', N'U') IS NULL BEGIN CREATE TABLE"), ddl);
-        assertTrue(ddl.contains("completed_at DATETIME2(7) NOT NULL"), ddl);
-        assertTrue(ddl.contains("consumer NVARCHAR(200)"), ddl);
-        assertTrue(ddl.contains("CREATE CLUSTERED INDEX [orders_journal_at] ON [dbo].[orders_journal] (completed_at)"), ddl);
+        List<String> ddl = dialect.createTable(TableDefinition.JOURNAL, journal.name());
+        assertTrue(ddl.get(0).startsWith("CREATE TABLE [dbo].[orders_journal] ("), ddl.get(0));
+        assertTrue(ddl.get(0).contains("completed_at DATETIME2(7) NOT NULL"), ddl.get(0));
+        assertTrue(ddl.get(0).contains("outcome VARCHAR(13) NOT NULL CHECK (outcome IN ('completed', 'dead_lettered'))"),
+                ddl.get(0));
+        assertTrue(ddl.get(0).contains("consumer NVARCHAR(200) NULL"), ddl.get(0));
+        assertEquals("CREATE CLUSTERED INDEX [orders_journal_at] ON [dbo].[orders_journal] (completed_at)", ddl.get(1));
+    }
+
+    private static TableDefinition.Column column(TableDefinition table, String name) {
+        return table.columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
     @Test

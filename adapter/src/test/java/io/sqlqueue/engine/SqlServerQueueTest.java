@@ -167,7 +167,7 @@ class SqlServerQueueTest extends QueueContract {
         Babelfish.assumeNotBabelfish(connection, "Babelfish plans as PostgreSQL does and has no SHOWPLAN_XML; only a"
                 + " real SQL Server shows the claim's plans");
         queue.sendAll(connection, java.util.Collections.nCopies(2000, OutgoingMessage.text("m").build()));
-        SqlTemplate claim = queue.dialect().queueSql(queue.name(), queue.deadLetterName(), false).claim();
+        SqlTemplate claim = new QueueSql(queue.dialect(), queue.name(), queue.deadLetterName(), false).claim;
         for (int n : new int[] {1, 100, 1000}) {
             String plan;
             try (Statement s = connection.createStatement()) {
