@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.engine.ConnectionHealth;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,18 +9,18 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * A handle on a physical connection of {@link IdleConnections} that notes whether any call on it
- * threw an {@link SQLException}: such a connection may be broken, and is closed rather than
- * lent again. A handle made by {@link #lend} gives the connection back when it is closed (rolled
- * back, in auto-commit, as it was lent); one made by {@link #watching} leaves that to its owner.
- * One thread uses a handle at a time.
+ * A handle on a physical connection of {@link IdleConnections} that notes the last
+ * {@link SQLException} a call on it threw, so that the connection is lent again only if that left
+ * it usable ({@link ConnectionHealth}). A handle made by {@link #lend} gives the connection back
+ * when it is closed (rolled back, in auto-commit, as it was lent); one made by {@link #watching}
+ * leaves that to its owner. One thread uses a handle at a time.
  */
 final class BorrowedConnection implements InvocationHandler {
 
     private final Connection physical;
     private final IdleConnections<Connection> pool;
     private final Connection handle;
-    private volatile boolean failed;
+    private volatile SQLException failure;
     private boolean returned;
 
     private BorrowedConnection(Connection physical, IdleConnections<Connection> pool) {
@@ -43,9 +44,12 @@ final class BorrowedConnection implements InvocationHandler {
         return handle;
     }
 
-    /** Whether a call threw an SQLException: the connection may be broken. */
-    boolean failed() {
-        return failed;
+    /**
+     * Whether the connection can be lent again: no call threw, or what was thrown left it usable.
+     * Call it once the connection is outside any transaction (it may ask the database).
+     */
+    boolean usable() {
+        return ConnectionHealth.usableAfter(physical, failure);
     }
 
     @Override
@@ -54,7 +58,7 @@ final class BorrowedConnection implements InvocationHandler {
             case "close" -> {
                 if (pool != null && !returned) {
                     returned = true;
-                    pool.giveBack(physical, !failed && resetForNextBorrower());
+                    pool.giveBack(physical, resetForNextBorrower() && usable());
                 }
                 return null;
             }
@@ -78,8 +82,8 @@ final class BorrowedConnection implements InvocationHandler {
                 try {
                     return method.invoke(physical, args);
                 } catch (InvocationTargetException e) {
-                    if (e.getCause() instanceof SQLException) {
-                        failed = true;
+                    if (e.getCause() instanceof SQLException failed) {
+                        failure = failed;
                     }
                     throw e.getCause();
                 }

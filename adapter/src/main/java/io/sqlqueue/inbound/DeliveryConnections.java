@@ -143,7 +143,7 @@ abstract class DeliveryConnections {
 
                 @Override
                 public void close() {
-                    own.xa.giveBack(pair, !claims.failed() && outsideTransaction(pair.handle()));
+                    own.xa.giveBack(pair, outsideTransaction(pair.handle()) && claims.usable());
                 }
             };
         }
@@ -178,7 +178,7 @@ abstract class DeliveryConnections {
 
                 @Override
                 public void close() {
-                    own.plain.giveBack(c, !claims.failed() && outsideTransaction(c));
+                    own.plain.giveBack(c, outsideTransaction(c) && claims.usable());
                 }
             };
         }

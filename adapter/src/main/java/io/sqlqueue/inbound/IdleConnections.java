@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 
 /**
@@ -19,8 +20,9 @@ import java.util.logging.Level;
  * <p>Borrowed last-returned first, so quiet activations keep using a few connections and the rest
  * age out: a connection idle for {@link #IDLE_TIMEOUT} is closed at the next borrow or return, or
  * by {@link #closeExpired()}. Connections are not validated when borrowed (that would double an
- * idle poller's statements); instead one that failed is closed when it comes back, and every idle
- * one with it, since they were most likely idle through the same outage. Thread-safe.
+ * idle poller's statements); one given back unusable ({@link io.sqlqueue.engine.ConnectionHealth})
+ * is closed, and every idle one is validated before it is lent again, since they were most likely
+ * idle through the same outage. Thread-safe.
  *
  * @param <C> the pooled thing: a {@link java.sql.Connection}, or an XA connection with its handle
  */
@@ -34,10 +36,12 @@ final class IdleConnections<C> {
         C open() throws SQLException;
     }
 
-    private record Idle<C>(C connection, long since) {
+    /** An idle connection: since when, and whether it is to be validated before its next loan. */
+    private record Idle<C>(C connection, long since, boolean suspect) {
     }
 
     private final Opener<C> opener;
+    private final Predicate<C> answers;
     private final Consumer<C> closer;
     private int capacity;
     /** System.nanoTime, or a test's clock. */
@@ -48,47 +52,56 @@ final class IdleConnections<C> {
 
     /**
      * @param capacity how many idle connections are kept at most; one returned beyond it is closed
+     * @param answers whether a connection answers ({@link io.sqlqueue.engine.ConnectionHealth#answers})
      * @param closer closes a physical connection, never throwing
      */
-    IdleConnections(int capacity, Opener<C> opener, Consumer<C> closer) {
-        this(capacity, System::nanoTime, opener, closer);
+    IdleConnections(int capacity, Opener<C> opener, Predicate<C> answers, Consumer<C> closer) {
+        this(capacity, System::nanoTime, opener, answers, closer);
     }
 
-    IdleConnections(int capacity, LongSupplier nanoClock, Opener<C> opener, Consumer<C> closer) {
+    IdleConnections(int capacity, LongSupplier nanoClock, Opener<C> opener, Predicate<C> answers, Consumer<C> closer) {
         this.capacity = capacity;
         this.nanoClock = nanoClock;
         this.opener = opener;
+        this.answers = answers;
         this.closer = closer;
     }
 
-    /** An idle connection, or a new one when none is idle. */
+    /** An idle connection, or a new one when none is idle (or none that was suspect answers). */
     C borrow() throws SQLException {
-        C reused = null;
-        Deque<Idle<C>> toClose = new ArrayDeque<>();
-        synchronized (this) {
-            takeExpired(toClose);
-            Idle<C> top = idle.pollFirst();
-            if (top != null) {
-                reused = top.connection();
+        while (true) {
+            Idle<C> top;
+            Deque<Idle<C>> toClose = new ArrayDeque<>();
+            synchronized (this) {
+                takeExpired(toClose);
+                top = idle.pollFirst();
             }
+            toClose.forEach(i -> closer.accept(i.connection()));
+            if (top == null) {
+                return opener.open();
+            }
+            if (!top.suspect() || answers.test(top.connection())) {
+                return top.connection();
+            }
+            closer.accept(top.connection());
         }
-        toClose.forEach(i -> closer.accept(i.connection()));
-        return reused != null ? reused : opener.open();
     }
 
     /**
-     * Takes back a borrowed connection: kept while it is {@code healthy} and there is room, closed
-     * otherwise. An unhealthy one also closes every idle connection.
+     * Takes back a borrowed connection: kept while it is {@code usable} and there is room, closed
+     * otherwise. After an unusable one, every idle connection is validated before its next loan.
      */
-    void giveBack(C connection, boolean healthy) {
+    void giveBack(C connection, boolean usable) {
         Deque<Idle<C>> toClose = new ArrayDeque<>();
         synchronized (this) {
-            if (healthy && !closed && idle.size() < capacity) {
-                idle.addFirst(new Idle<>(connection, nanoClock.getAsLong()));
+            if (usable && !closed && idle.size() < capacity) {
+                idle.addFirst(new Idle<>(connection, nanoClock.getAsLong(), false));
                 connection = null;
-            } else if (!healthy) {
-                toClose.addAll(idle);
-                idle.clear();
+            } else if (!usable) {
+                for (int n = idle.size(); n > 0; n--) { // in order, each marked
+                    Idle<C> i = idle.pollFirst();
+                    idle.addLast(new Idle<>(i.connection(), i.since(), true));
+                }
             }
             takeExpired(toClose);
         }

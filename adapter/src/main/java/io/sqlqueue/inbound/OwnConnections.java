@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.engine.DriverDataSources;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,7 +34,8 @@ final class OwnConnections {
     OwnConnections(String url, String user, String password) {
         DataSource plainSource = DriverDataSources.plain(url, user, password);
         XADataSource xaSource = DriverDataSources.xa(url, user, password);
-        this.plain = new IdleConnections<>(0, plainSource::getConnection, IdleConnections.quietly("a connection"));
+        this.plain = new IdleConnections<>(0, plainSource::getConnection, ConnectionHealth::answers,
+                IdleConnections.quietly("a connection"));
         this.xa = new IdleConnections<>(0, () -> {
             XAConnection x = xaSource.getXAConnection();
             try {
@@ -42,7 +44,7 @@ final class OwnConnections {
                 x.close();
                 throw e;
             }
-        }, IdleConnections.quietly("an XA connection"));
+        }, pair -> ConnectionHealth.answers(pair.handle()), IdleConnections.quietly("an XA connection"));
     }
 
     /**

@@ -4,6 +4,7 @@ import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueException;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.TableName;
+import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.inbound.QueueResourceAdapter;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
@@ -81,11 +82,7 @@ final class QueueManagedConnection implements ManagedConnection {
         long breakages = factory.breakages();
         if (connection != null && breakages > checkedAtBreakage) {
             checkedAtBreakage = breakages;
-            try {
-                broken = !connection.isValid(2);
-            } catch (SQLException e) {
-                broken = true;
-            }
+            broken = !ConnectionHealth.answers(connection);
         }
         return !broken;
     }
@@ -256,12 +253,7 @@ final class QueueManagedConnection implements ManagedConnection {
      * other idle connections get checked) and the server (which destroys this one).
      */
     void checkAfterFailure(Exception failure) {
-        boolean dead;
-        try {
-            dead = connection == null || !connection.isValid(2);
-        } catch (SQLException e) {
-            dead = true;
-        }
+        boolean dead = connection == null || !ConnectionHealth.answers(connection);
         if (dead && !broken) {
             broken = true;
             factory.connectionBroke();
@@ -269,20 +261,12 @@ final class QueueManagedConnection implements ManagedConnection {
         }
     }
 
-    /** Is the physical connection unusable after this failure? (SQLSTATE class 08, or it says so.) */
+    /** Is the physical connection unusable after this failure? ({@link ConnectionHealth}) */
     private boolean isBroken(SQLException e) {
         if (connection == null) {
             return false; // a borrowed server connection: the server's own pool judges it
         }
-        String state = e.getSQLState();
-        if (state != null && state.startsWith("08")) {
-            return true;
-        }
-        try {
-            return !connection.isValid(2);
-        } catch (SQLException notValid) {
-            return true;
-        }
+        return !ConnectionHealth.usableAfter(connection, e);
     }
 
     /**

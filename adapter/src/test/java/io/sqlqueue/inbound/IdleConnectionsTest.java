@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,10 @@ class IdleConnectionsTest {
 
     private final AtomicInteger opened = new AtomicInteger();
     private final List<Integer> closed = new ArrayList<>();
-    private final IdleConnections<Integer> pool = new IdleConnections<>(2, opened::incrementAndGet, closed::add);
+    /** The stand-ins that no longer answer. */
+    private final Set<Integer> dead = new HashSet<>();
+    private final IdleConnections<Integer> pool = new IdleConnections<>(2, opened::incrementAndGet,
+            c -> !dead.contains(c), closed::add);
 
     @Test
     void aConnectionGivenBackIsLentAgainLastReturnedFirst() throws SQLException {
@@ -43,14 +48,22 @@ class IdleConnectionsTest {
     }
 
     @Test
-    void aFailedConnectionIsClosedWithEveryIdleOne() throws SQLException {
+    void anUnusableConnectionIsClosedAndTheIdleOnesAreValidatedBeforeTheirNextLoanOnly() throws SQLException {
         Integer a = pool.borrow();
         Integer b = pool.borrow();
+        Integer c = pool.borrow();
         pool.giveBack(a, true);
-        pool.giveBack(b, false);
-        assertEquals(List.of(a, b), closed.stream().sorted().toList());
-        assertEquals(0, pool.idleCount());
-        assertEquals(3, pool.borrow(), "a new connection after the failure");
+        pool.giveBack(b, true);
+        dead.add(b); // b went through the same outage as c; a did not
+        pool.giveBack(c, false);
+        assertEquals(List.of(c), closed, "only the unusable one is closed at once");
+        assertEquals(2, pool.idleCount());
+        assertSame(a, pool.borrow(), "b, lent first, no longer answers: closed; a answers: lent");
+        assertEquals(List.of(c, b), closed);
+        dead.add(a);
+        pool.giveBack(a, true);
+        assertSame(a, pool.borrow(), "validated once after the failure, not at every loan");
+        assertEquals(3, opened.get());
     }
 
     @Test
@@ -67,7 +80,8 @@ class IdleConnectionsTest {
     @Test
     void aConnectionIdleLongerThanTheTimeoutIsClosedAtTheNextBorrow() throws Exception {
         AtomicLong clock = new AtomicLong();
-        IdleConnections<Integer> timed = new IdleConnections<>(2, clock::get, opened::incrementAndGet, closed::add);
+        IdleConnections<Integer> timed = new IdleConnections<>(2, clock::get, opened::incrementAndGet, c -> true,
+                closed::add);
         long pastTheTimeout = IdleConnections.IDLE_TIMEOUT.toNanos() + 1;
         Integer a = timed.borrow();
         Integer b = timed.borrow();
@@ -87,7 +101,7 @@ class IdleConnectionsTest {
     void aFailureToOpenReachesTheBorrower() {
         IdleConnections<Integer> unreachable = new IdleConnections<>(2, () -> {
             throw new SQLException("connection refused", "08001");
-        }, closed::add);
+        }, c -> true, closed::add);
         SQLException e = assertThrows(SQLException.class, unreachable::borrow);
         assertTrue(e.getMessage().contains("refused"));
     }
