@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sqlqueue.inbound.QueueActivationSpec;
-import io.sqlqueue.inbound.QueueResourceAdapter;
+import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.outbound.QueueManagedConnectionFactory;
 import jakarta.resource.spi.ConfigProperty;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.engine.DriverDataSources;
 import jakarta.resource.ResourceException;
 import java.sql.Connection;
@@ -74,7 +75,8 @@ abstract class DeliveryConnections {
         void close() throws SQLException;
     }
 
-    static DeliveryConnections of(QueueActivationSpec spec, QueueResourceAdapter ra) throws ResourceException {
+    static DeliveryConnections of(QueueActivationSpec spec, Activations activations) throws ResourceException {
+        QueueResourceAdapter ra = activations.adapter();
         if (!spec.getDataSourceJndiName().isEmpty()) {
             return new ServerResource(spec.getDataSourceJndiName());
         }
@@ -88,9 +90,9 @@ abstract class DeliveryConnections {
         try {
             String database = DriverDataSources.withoutSecrets(url);
             int deliveries = spec.getMaxConcurrency();
-            OwnConnections own = ra.ownConnections(url, user, password, deliveries);
-            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(ra, own, database, deliveries)
-                    : new Xa(ra, own, database, deliveries);
+            OwnConnections own = activations.ownConnections(url, user, password, deliveries);
+            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(activations, own, database, deliveries)
+                    : new Xa(activations, own, database, deliveries);
         } catch (IllegalArgumentException e) {
             throw new jakarta.resource.spi.InvalidPropertyException("activation property " + e.getMessage(), e);
         }
@@ -118,8 +120,8 @@ abstract class DeliveryConnections {
     /** Two-phase commit through the driver's XA connections, kept with the adapter's others. */
     private static final class Xa extends OwnDatabase {
 
-        Xa(QueueResourceAdapter adapter, OwnConnections own, String database, int deliveries) {
-            super(adapter, own, database, deliveries);
+        Xa(Activations activations, OwnConnections own, String database, int deliveries) {
+            super(activations, own, database, deliveries);
         }
 
         @Override
@@ -152,8 +154,8 @@ abstract class DeliveryConnections {
     /** One local transaction, committed by the transaction manager's one-phase commit. */
     private static final class OnePhase extends OwnDatabase {
 
-        OnePhase(QueueResourceAdapter adapter, OwnConnections own, String database, int deliveries) {
-            super(adapter, own, database, deliveries);
+        OnePhase(Activations activations, OwnConnections own, String database, int deliveries) {
+            super(activations, own, database, deliveries);
         }
 
         @Override
@@ -186,14 +188,14 @@ abstract class DeliveryConnections {
 
     /** The adapter's own connections ({@code jdbcUrl}), shared with the activations of the same database and login. */
     private abstract static class OwnDatabase extends DeliveryConnections {
-        private final QueueResourceAdapter adapter;
+        private final Activations activations;
         final OwnConnections own;
         private final String database;
         private final int deliveries;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        OwnDatabase(QueueResourceAdapter adapter, OwnConnections own, String database, int deliveries) {
-            this.adapter = adapter;
+        OwnDatabase(Activations activations, OwnConnections own, String database, int deliveries) {
+            this.activations = activations;
             this.own = own;
             this.database = database;
             this.deliveries = deliveries;
@@ -217,7 +219,7 @@ abstract class DeliveryConnections {
         @Override
         void close() {
             if (closed.compareAndSet(false, true)) {
-                adapter.releaseOwnConnections(own, deliveries);
+                activations.releaseOwnConnections(own, deliveries);
             }
         }
     }

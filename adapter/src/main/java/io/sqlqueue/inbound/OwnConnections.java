@@ -14,7 +14,7 @@ import javax.sql.XADataSource;
  * management reads, one-phase deliveries) and idle XA connections (two-phase deliveries). Shared so
  * that a hundred idle queues, whose pollers look every few seconds, take a few connections of the
  * database, not one each. Each activation adds its share to how many are kept idle and takes it
- * away when it stops; the last one closes them. Made and counted by {@link QueueResourceAdapter}.
+ * away when it stops; the last one closes them. Made and counted by {@link Activations}.
  */
 final class OwnConnections {
 

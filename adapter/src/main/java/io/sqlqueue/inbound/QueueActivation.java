@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
@@ -9,9 +10,9 @@ import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.TableName;
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.management.PlatformMBeans;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
-import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,11 +1,11 @@
 package io.sqlqueue.outbound;
 
+import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueException;
+import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.TableName;
-import io.sqlqueue.engine.ConnectionHealth;
-import io.sqlqueue.inbound.QueueResourceAdapter;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionEvent;

@@ -1,5 +1,6 @@
 package io.sqlqueue.outbound;
 
+import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
 import io.sqlqueue.engine.Dialect;
@@ -7,7 +8,6 @@ import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
 import io.sqlqueue.engine.Topic;
-import io.sqlqueue.inbound.QueueResourceAdapter;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.spi.ConnectionDefinition;

@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;

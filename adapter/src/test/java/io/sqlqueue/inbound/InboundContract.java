@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.QueueResourceAdapter;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sqlqueue.QueueResourceAdapter;
 import java.sql.Connection;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class OwnConnectionsTest {
 
     private static final String URL = "jdbc:h2:mem:own-connections;DB_CLOSE_DELAY=-1";
 
-    private final QueueResourceAdapter adapter = new QueueResourceAdapter();
+    private final Activations adapter = new Activations(new QueueResourceAdapter());
 
     @Test
     void activationsOfOneDatabaseAndLoginShareTheirConnections() throws Exception {

@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.QueueResourceAdapter;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -47,12 +48,12 @@ class QueueActivationSpecTest {
         for (String server : new String[] {"jdbc/orders", "java:/jdbc/orders", "java:jboss/datasources/orders"}) {
             assertFalse(connections(server).declaredByApplication(), server);
         }
-        assertFalse(DeliveryConnections.of(spec(x -> x.setJdbcUrl("jdbc:h2:mem:x")), new QueueResourceAdapter())
+        assertFalse(DeliveryConnections.of(spec(x -> x.setJdbcUrl("jdbc:h2:mem:x")), new Activations(new QueueResourceAdapter()))
                 .declaredByApplication(), "the adapter's own connections");
     }
 
     private static DeliveryConnections connections(String jndiName) throws Exception {
-        return DeliveryConnections.of(spec(x -> x.setDataSourceJndiName(jndiName)), new QueueResourceAdapter());
+        return DeliveryConnections.of(spec(x -> x.setDataSourceJndiName(jndiName)), new Activations(new QueueResourceAdapter()));
     }
 
     @Test

@@ -19,7 +19,7 @@ import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.engine.TestXid;
-import io.sqlqueue.inbound.QueueResourceAdapter;
+import io.sqlqueue.QueueResourceAdapter;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionEvent;
 import jakarta.resource.spi.ConnectionEventListener;

@@ -3,7 +3,7 @@ package io.sqlqueue.it.admin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.sqlqueue.inbound.QueueResourceAdapter;
+import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.it.harness.Await;
 import io.sqlqueue.it.harness.HeadlessChromium;
 import io.sqlqueue.outbound.QueueManagedConnectionFactory;

@@ -107,7 +107,7 @@ class SampleEarIT {
      * class loader as its context class loader until it retires (60 s idle).
      */
     private static void assertRetiredClassLoadersDoNotAccumulate(URI probe) throws Exception {
-        for (String className : new String[] {"io.sqlqueue.inbound.QueueResourceAdapter",
+        for (String className : new String[] {"io.sqlqueue.QueueResourceAdapter",
                 "io.sqlqueue.sample.OrderProcessor"}) {
             int[] holding = {-1};
             try {

@@ -1,8 +1,9 @@
-package io.sqlqueue.inbound;
+package io.sqlqueue;
 
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.DriverRegistrations;
-import jakarta.resource.NotSupportedException;
+import io.sqlqueue.inbound.Activations;
+import io.sqlqueue.inbound.EnqueueListener;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.BootstrapContext;
@@ -12,12 +13,7 @@ import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.TransactionSupport;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
@@ -52,30 +48,11 @@ public class QueueResourceAdapter implements ResourceAdapter {
     @ConfigProperty(description = "Default database password.", confidential = true)
     private String password = "";
 
-    /** How long deactivation waits for deliveries in flight (servers allow about 30 s in all). */
-    static final Duration DEACTIVATION_WAIT = Duration.ofSeconds(20);
-
     private volatile BootstrapContext context;
     /** Cached: the servers look it up in JNDI on every call, which showed in the delivery profile. */
     private volatile TransactionSynchronizationRegistry registry;
-    private final Map<Key, QueueActivation> activations = new ConcurrentHashMap<>();
-    /** The XA connections lent to the server for recovery, each with its own idle connections; closed at stop. */
-    private final List<AutoCloseable> recoveryConnections = new CopyOnWriteArrayList<>();
+    private final Activations activations = new Activations(this);
 
-    /** The adapter's own connections, per database and login, while an activation uses them. */
-    private final Map<Login, OwnConnections> ownConnections = new HashMap<>();
-
-    /** A database and login; never logged (it holds the password). */
-    private record Login(String url, String user, String password) {
-        @Override
-        public String toString() {
-            return DriverDataSources.withoutSecrets(url) + " as " + user;
-        }
-    }
-
-    /** An activation's identity: the endpoint factory and the spec (which keeps identity equality). */
-    private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
-    }
     /**
      * The pollers to wake on a committed enqueue, shared by every instance of this class: WildFly
      * starts an instance of its own for each connection factory an application declares, apart
@@ -95,25 +72,7 @@ public class QueueResourceAdapter implements ResourceAdapter {
 
     @Override
     public void stop() {
-        for (QueueActivation a : activations.values()) {
-            a.requestStop();
-        }
-        for (QueueActivation a : activations.values()) {
-            a.stop(DEACTIVATION_WAIT);
-        }
-        activations.clear();
-        for (AutoCloseable recovery : recoveryConnections) {
-            try {
-                recovery.close();
-            } catch (Exception e) {
-                LOG.log(Level.FINE, "closing a recovery connection failed", e);
-            }
-        }
-        recoveryConnections.clear(); // (the stopped activations took their enqueue listeners away)
-        synchronized (ownConnections) { // none left unless an activation failed to give them back
-            ownConnections.values().forEach(OwnConnections::close);
-            ownConnections.clear();
-        }
+        activations.stop();
         context = null;
         registry = null;
         DriverRegistrations.release();
@@ -126,39 +85,17 @@ public class QueueResourceAdapter implements ResourceAdapter {
      */
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
-        if (!(spec instanceof QueueActivationSpec queueSpec)) {
-            throw new NotSupportedException("expected a " + QueueActivationSpec.class.getName() + ", got " + spec);
-        }
         BootstrapContext c = context;
         if (c == null) {
             throw new IllegalStateException("the resource adapter is not started");
         }
-        queueSpec.validate();
-        DeliveryConnections connections = DeliveryConnections.of(queueSpec, this);
-        QueueActivation activation;
-        try {
-            activation = new QueueActivation(this, c.getWorkManager(), factory, queueSpec, connections);
-        } catch (ResourceException | RuntimeException e) {
-            connections.close(); // its share of the adapter's connections
-            throw e;
-        }
-        activations.put(new Key(factory, queueSpec), activation);
-        try {
-            activation.start();
-        } catch (ResourceException e) {
-            activations.remove(new Key(factory, queueSpec));
-            connections.close();
-            throw e;
-        }
+        activations.activate(factory, spec, c.getWorkManager());
     }
 
     /** Stops the poller and waits (bounded) for deliveries in flight; leaves no work behind. */
     @Override
     public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
-        QueueActivation activation = activations.remove(new Key(factory, spec));
-        if (activation != null) {
-            activation.stop(DEACTIVATION_WAIT);
-        }
+        activations.deactivate(factory, spec);
     }
 
     /**
@@ -167,25 +104,7 @@ public class QueueResourceAdapter implements ResourceAdapter {
      */
     @Override
     public XAResource[] getXAResources(ActivationSpec[] specs) throws ResourceException {
-        List<XAResource> resources = new ArrayList<>();
-        for (ActivationSpec spec : specs) {
-            if (spec instanceof QueueActivationSpec q && q.getDataSourceJndiName().isEmpty()
-                    && !Boolean.FALSE.equals(q.getUseXA())) {
-                try {
-                    DeliveryConnections connections = DeliveryConnections.of(q, this);
-                    DeliveryConnections.Channel channel = connections.channel();
-                    recoveryConnections.add(() -> {
-                        channel.close();
-                        connections.close();
-                    });
-                    resources.add(channel.xaResource());
-                } catch (java.sql.SQLException e) {
-                    throw new ResourceException("cannot open a recovery connection for queue " + q.getQueue() + ": "
-                            + e.getMessage(), e);
-                }
-            }
-        }
-        return resources.toArray(XAResource[]::new);
+        return activations.recoveryResources(specs);
     }
 
     /** The server's registry, to learn when a transaction commits; null before start or outside a server. */
@@ -197,34 +116,6 @@ public class QueueResourceAdapter implements ResourceAdapter {
             registry = found;
         }
         return found;
-    }
-
-    /**
-     * The own connections to this database and login, shared with the other activations that use
-     * them, with room for an activation of {@code maxConcurrency} deliveries; give them back with
-     * {@link #releaseOwnConnections}.
-     *
-     * @throws IllegalArgumentException when the URL names no supported database
-     */
-    OwnConnections ownConnections(String url, String user, String password, int maxConcurrency) {
-        synchronized (ownConnections) {
-            OwnConnections own = ownConnections.computeIfAbsent(new Login(url, user, password),
-                    login -> new OwnConnections(url, user, password));
-            own.users++;
-            own.resize(maxConcurrency, +1);
-            return own;
-        }
-    }
-
-    /** An activation of {@code maxConcurrency} deliveries stopped using {@code own}; the last one closes them. */
-    void releaseOwnConnections(OwnConnections own, int maxConcurrency) {
-        synchronized (ownConnections) {
-            own.resize(maxConcurrency, -1);
-            if (--own.users == 0) {
-                ownConnections.values().remove(own);
-                own.close();
-            }
-        }
     }
 
     /** Registers a listener for committed enqueues (the pollers of a queue). */

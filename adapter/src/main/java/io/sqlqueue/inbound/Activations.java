@@ -1,0 +1,173 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.QueueResourceAdapter;
+import io.sqlqueue.engine.DriverDataSources;
+import jakarta.resource.NotSupportedException;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.WorkManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.transaction.xa.XAResource;
+
+/**
+ * The inbound half of the resource adapter: the message-driven beans' activations, the adapter's
+ * own connections they share per database and login, and the XA connections lent to the server for
+ * its recovery. One per {@link QueueResourceAdapter}; thread-safe.
+ */
+public final class Activations {
+
+    private static final Logger LOG = Logger.getLogger(Activations.class.getName());
+
+    /** How long deactivation waits for deliveries in flight (servers allow about 30 s in all). */
+    static final Duration DEACTIVATION_WAIT = Duration.ofSeconds(20);
+
+    private final QueueResourceAdapter adapter;
+    private final Map<Key, QueueActivation> activations = new ConcurrentHashMap<>();
+    /** The XA connections lent to the server for recovery, each with its own idle connections; closed at stop. */
+    private final List<AutoCloseable> recoveryConnections = new CopyOnWriteArrayList<>();
+    /** The adapter's own connections, per database and login, while an activation uses them. */
+    private final Map<Login, OwnConnections> ownConnections = new HashMap<>();
+
+    /** A database and login; never logged (it holds the password). */
+    private record Login(String url, String user, String password) {
+        @Override
+        public String toString() {
+            return DriverDataSources.withoutSecrets(url) + " as " + user;
+        }
+    }
+
+    /** An activation's identity: the endpoint factory and the spec (which keeps identity equality). */
+    private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
+    }
+
+    /** @param adapter whose connection defaults, transaction registry and enqueue wake-ups the activations use */
+    public Activations(QueueResourceAdapter adapter) {
+        this.adapter = adapter;
+    }
+
+    QueueResourceAdapter adapter() {
+        return adapter;
+    }
+
+    /**
+     * Validates the bean's activation properties and schedules its poller on {@code workManager};
+     * returns at once, even when the database is down (the poller waits for it).
+     */
+    public void activate(MessageEndpointFactory factory, ActivationSpec spec, WorkManager workManager)
+            throws ResourceException {
+        if (!(spec instanceof QueueActivationSpec queueSpec)) {
+            throw new NotSupportedException("expected a " + QueueActivationSpec.class.getName() + ", got " + spec);
+        }
+        queueSpec.validate();
+        DeliveryConnections connections = DeliveryConnections.of(queueSpec, this);
+        QueueActivation activation;
+        try {
+            activation = new QueueActivation(adapter, workManager, factory, queueSpec, connections);
+        } catch (ResourceException | RuntimeException e) {
+            connections.close(); // its share of the adapter's connections
+            throw e;
+        }
+        activations.put(new Key(factory, queueSpec), activation);
+        try {
+            activation.start();
+        } catch (ResourceException e) {
+            activations.remove(new Key(factory, queueSpec));
+            connections.close();
+            throw e;
+        }
+    }
+
+    /** Stops the poller and waits (bounded) for deliveries in flight; leaves no work behind. */
+    public void deactivate(MessageEndpointFactory factory, ActivationSpec spec) {
+        QueueActivation activation = activations.remove(new Key(factory, spec));
+        if (activation != null) {
+            activation.stop(DEACTIVATION_WAIT);
+        }
+    }
+
+    /**
+     * XAResources for the server's recovery of in-doubt dequeues: one per activation that claims
+     * through its own XA connections. (A server JDBC resource is recovered by the server itself.)
+     */
+    public XAResource[] recoveryResources(ActivationSpec[] specs) throws ResourceException {
+        List<XAResource> resources = new ArrayList<>();
+        for (ActivationSpec spec : specs) {
+            if (spec instanceof QueueActivationSpec q && q.getDataSourceJndiName().isEmpty()
+                    && !Boolean.FALSE.equals(q.getUseXA())) {
+                try {
+                    DeliveryConnections connections = DeliveryConnections.of(q, this);
+                    DeliveryConnections.Channel channel = connections.channel();
+                    recoveryConnections.add(() -> {
+                        channel.close();
+                        connections.close();
+                    });
+                    resources.add(channel.xaResource());
+                } catch (java.sql.SQLException e) {
+                    throw new ResourceException("cannot open a recovery connection for queue " + q.getQueue() + ": "
+                            + e.getMessage(), e);
+                }
+            }
+        }
+        return resources.toArray(XAResource[]::new);
+    }
+
+    /** Stops every activation (all asked first, then each awaited), closes the recovery and own connections. */
+    public void stop() {
+        for (QueueActivation a : activations.values()) {
+            a.requestStop();
+        }
+        for (QueueActivation a : activations.values()) {
+            a.stop(DEACTIVATION_WAIT);
+        }
+        activations.clear();
+        for (AutoCloseable recovery : recoveryConnections) {
+            try {
+                recovery.close();
+            } catch (Exception e) {
+                LOG.log(Level.FINE, "closing a recovery connection failed", e);
+            }
+        }
+        recoveryConnections.clear(); // (the stopped activations took their enqueue listeners away)
+        synchronized (ownConnections) { // none left unless an activation failed to give them back
+            ownConnections.values().forEach(OwnConnections::close);
+            ownConnections.clear();
+        }
+    }
+
+    /**
+     * The own connections to this database and login, shared with the other activations that use
+     * them, with room for an activation of {@code maxConcurrency} deliveries; give them back with
+     * {@link #releaseOwnConnections}.
+     *
+     * @throws IllegalArgumentException when the URL names no supported database
+     */
+    OwnConnections ownConnections(String url, String user, String password, int maxConcurrency) {
+        synchronized (ownConnections) {
+            OwnConnections own = ownConnections.computeIfAbsent(new Login(url, user, password),
+                    login -> new OwnConnections(url, user, password));
+            own.users++;
+            own.resize(maxConcurrency, +1);
+            return own;
+        }
+    }
+
+    /** An activation of {@code maxConcurrency} deliveries stopped using {@code own}; the last one closes them. */
+    void releaseOwnConnections(OwnConnections own, int maxConcurrency) {
+        synchronized (ownConnections) {
+            own.resize(maxConcurrency, -1);
+            if (--own.users == 0) {
+                ownConnections.values().remove(own);
+                own.close();
+            }
+        }
+    }
+}
