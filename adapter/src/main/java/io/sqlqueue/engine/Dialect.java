@@ -20,8 +20,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The SQL of one database product. All SQL the adapter runs is written by the dialects; the rest
- * of the engine only binds parameters and reads results. Stateless and thread-safe.
+ * The SQL of one database product: what every database shares is written here once, and each
+ * subclass writes only what differs (types, the clock, quoting, the skip-locked pick, the
+ * row-returning DML, error codes, isolation). The tables are declared in {@link TableDefinition} and
+ * rendered here; a queue's statements are built by name in {@link QueueSql}. All SQL the adapter
+ * runs is in this package. Stateless and thread-safe.
  */
 public abstract class Dialect {
 
@@ -156,7 +159,7 @@ public abstract class Dialect {
         return "id = :id";
     }
 
-    /** The name of {@code type} in this database; null for a column it does not need ({@link Type#KEY_LENGTH}). */
+    /** The column's type as this database names it; null for a column it does not need ({@link Type#KEY_LENGTH}). */
     abstract String typeOf(Column column);
 
     /** The schema an unqualified table name is created in, as an SQL expression. */
