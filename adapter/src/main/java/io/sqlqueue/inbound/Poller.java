@@ -2,8 +2,6 @@ package io.sqlqueue.inbound;
 
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkException;
-import io.sqlqueue.engine.CompletionJournal;
-import io.sqlqueue.engine.QueueTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -17,8 +15,6 @@ import java.util.logging.Level;
  * unreachable (logging once per outage, not once per poll).
  */
 final class Poller implements Work {
-
-    private static final long TRIM_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
 
     private final QueueActivation activation;
     private Connection connection;
@@ -37,22 +33,31 @@ final class Poller implements Work {
      * create a missing queue table at activation as before.
      */
     private static final long DEPLOYMENT_GRACE_NANOS = Duration.ofSeconds(5).toNanos();
-    /** How long after the activation the housekeeping (journal trim, expiry sweep) first runs. */
-    private static final long HOUSEKEEPING_DELAY_NANOS = Duration.ofSeconds(5).toNanos();
-    private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS + HOUSEKEEPING_DELAY_NANOS;
-    /** How often the expiry sweep runs at most. */
-    static final long SWEEP_EVERY_NANOS = Duration.ofSeconds(30).toNanos();
-    private long lastSweep = System.nanoTime() - SWEEP_EVERY_NANOS + HOUSEKEEPING_DELAY_NANOS;
-    /**
-     * How often a poller whose deliveries are busy reveals the hidden messages whose time has come
-     * (an idle one does at every poll that finds nothing ready): a message hidden for a second or
-     * more is delivered within about a second of its time.
-     */
-    static final long REVEAL_EVERY_NANOS = QueueTable.HIDDEN_FROM.toNanos();
-    private long lastReveal = System.nanoTime();
+    private final Housekeeping housekeeping;
 
     Poller(QueueActivation activation) {
         this.activation = activation;
+        this.housekeeping = new Housekeeping(activation, new Housekeeping.Link() {
+            @Override
+            public Connection open() throws SQLException {
+                return connection();
+            }
+
+            @Override
+            public Connection current() {
+                return connection;
+            }
+
+            @Override
+            public void drop() {
+                closeConnection();
+            }
+
+            @Override
+            public void databaseDown(Exception e) {
+                Poller.this.databaseDown(e);
+            }
+        });
     }
 
     @Override
@@ -79,8 +84,8 @@ final class Poller implements Work {
                     continue;
                 }
                 if (!activation.tryTakeSlot()) {
-                    if (revealIsDue()) {
-                        revealDue();
+                    if (housekeeping.revealIsDue()) {
+                        housekeeping.revealDue();
                         giveConnectionBack();
                     }
                     // A finishing delivery wakes us; the poll interval bounds the wait should a wake go astray.
@@ -100,14 +105,14 @@ final class Poller implements Work {
                     continue;
                 }
                 retry = activation.spec.getPollInterval();
-                if (!ready || revealIsDue()) {
-                    int revealed = revealDue();
+                if (!ready || housekeeping.revealIsDue()) {
+                    int revealed = housekeeping.revealDue();
                     if (revealed > 0) {
                         activation.queueChanged(); // messages no one holds
                         ready = true;
                     }
                 }
-                sweepExpired();
+                housekeeping.sweepExpired();
                 if (!ready) {
                     activation.nothingReady();
                     if (held) {
@@ -115,9 +120,7 @@ final class Poller implements Work {
                         idle = activation.spec.getPollInterval(); // the held spell was no idle queue
                     }
                     activation.deliveryFinishedWithoutStarting();
-                    trimJournal();
-                    giveConnectionBack();
-                    activation.connections.closeExpired(); // those of the last busy spell
+                    housekeeping.whileIdle();
                     activation.pause(idle);
                     idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
                     continue;
@@ -134,9 +137,7 @@ final class Poller implements Work {
                     if (activation.firstTakesPending() > 0 || !start(eventsAtPeek, idle)) {
                         activation.deliveryFinishedWithoutStarting();
                     }
-                    trimJournal();
-                    giveConnectionBack();
-                    activation.connections.closeExpired();
+                    housekeeping.whileIdle();
                     waitWhileHeld(idle);
                     idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
                     continue;
@@ -181,12 +182,16 @@ final class Poller implements Work {
         }
     }
 
-    private boolean peek() throws SQLException {
+    private Connection connection() throws SQLException {
         if (connection == null) {
             connection = activation.connections.plain();
         }
+        return connection;
+    }
+
+    private boolean peek() throws SQLException {
         try {
-            boolean ready = activation.openTable(connection).peek(connection);
+            boolean ready = activation.openTable(connection()).peek(connection);
             activation.monitor.polled(ready);
             activation.outcomes.settleLeftovers();
             if (outage) {
@@ -198,83 +203,6 @@ final class Poller implements Work {
         } catch (SQLException | RuntimeException e) {
             closeConnection(); // reconnect next time
             throw e;
-        }
-    }
-
-    private boolean revealIsDue() {
-        return System.nanoTime() - lastReveal >= REVEAL_EVERY_NANOS;
-    }
-
-    /**
-     * Reveals the hidden messages whose time has come (delayed, backing off, or leased by a
-     * delivery that never finished), batch after batch, each in a transaction of its own, and
-     * returns how many. A lost lock conflict (H2 waits for held rows; SQL Server may choose the
-     * reveal as a deadlock victim) leaves the rest to the next reveal.
-     */
-    private int revealDue() {
-        lastReveal = System.nanoTime();
-        int revealed = 0;
-        QueueTable table = null;
-        try {
-            if (connection == null) {
-                connection = activation.connections.plain();
-            }
-            table = activation.openTable(connection);
-            for (int n = QueueTable.MAX_CLAIM; n == QueueTable.MAX_CLAIM; revealed += n) {
-                n = table.revealDue(connection);
-            }
-        } catch (SQLException | RuntimeException e) {
-            closeConnection(); // the next look connects anew
-            if (table != null && e instanceof SQLException s && table.dialect().isLockConflict(s)) {
-                QueueActivation.LOG.fine(() -> "revealing the due messages of " + activation.spec.getQueue()
-                        + " lost a lock conflict; the next reveal goes on: " + e.getMessage());
-            } else {
-                databaseDown(e);
-            }
-        }
-        return revealed;
-    }
-
-    /**
-     * At most every {@link #SWEEP_EVERY_NANOS}: expired messages no claim has come across yet (far
-     * back in a backlog, behind their ordering key) leave the queue, in small batches through the
-     * index on {@code expires_at}.
-     */
-    private void sweepExpired() {
-        if (System.nanoTime() - lastSweep < SWEEP_EVERY_NANOS || connection == null) {
-            return;
-        }
-        lastSweep = System.nanoTime();
-        try {
-            int swept = activation.openTable(connection).sweepExpired(connection);
-            if (swept > 0) {
-                activation.monitor.swept(swept, activation.spec.discardsExpired());
-                QueueActivation.LOG.info(() -> swept + " expired messages of " + activation.spec.getQueue() + " were "
-                        + (activation.spec.discardsExpired() ? "discarded" : "moved to the dead-letter table"));
-            }
-        } catch (SQLException e) {
-            closeConnection(); // the next peek connects anew
-            QueueActivation.log(Level.WARNING, "cannot sweep the expired messages of " + activation.spec.getQueue()
-                    + ": " + e.getMessage() + "; trying again later", null);
-        }
-    }
-
-    /** While idle, at most once a minute: journal rows past their retention go, in small batches. */
-    private void trimJournal() {
-        CompletionJournal journal = activation.journal();
-        if (journal == null || System.nanoTime() - lastJournalTrim < TRIM_EVERY_NANOS || connection == null) {
-            return;
-        }
-        lastJournalTrim = System.nanoTime();
-        try {
-            int deleted = journal.deleteOlderThan(connection, Duration.ofMillis(activation.spec.getJournalRetention()));
-            if (deleted > 0) {
-                QueueActivation.LOG.fine(() -> "deleted " + deleted + " journal rows of " + activation.spec.getQueue());
-            }
-        } catch (SQLException e) {
-            closeConnection(); // the next peek connects anew
-            QueueActivation.log(Level.WARNING, "cannot trim the completion journal of " + activation.spec.getQueue()
-                    + ": " + e.getMessage() + "; trying again in a minute", null);
         }
     }
 
