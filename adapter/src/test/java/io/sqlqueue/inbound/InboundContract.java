@@ -1019,16 +1019,31 @@ abstract class InboundContract {
         }
     }
 
+    /**
+     * Paused, the poller looks at nothing: proven by its chances, not by a wait. Once it has seen
+     * the pause (PausedPolls) it no longer peeks; with 50 messages ready and a send's wake-up, it
+     * must come round its loop twice more (each time a look it did not take, PausedPolls) without
+     * a peek (Polls), a delivery (endpoints created) or a commit. Resumed, all 50 are delivered once.
+     */
     @Test
     void pauseStopsDeliveriesAndResumeRestartsThemWithNothingLost() throws Exception {
         activate(spec(), recording(), false, true);
         ObjectName consumer = consumerBeanName();
         ManagementFactory.getPlatformMBeanServer().invoke(consumer, "pause", null, null);
         assertEquals(true, consumerBean("Paused"));
+        await("the poller has seen the pause", () -> (long) consumerBean("PausedPolls") >= 1);
+        await("no delivery running (only the poller)", () -> container.activeWorks.get() == 1);
+        long polls = (long) consumerBean("Polls");
+        int endpoints = container.endpointsCreated.get();
         List<Long> ids = send(50);
-        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // 50 poll intervals
+        adapter.enqueueCommitted(queue); // a wake-up: one chance at once
+        long pausedPolls = (long) consumerBean("PausedPolls");
+        await("the paused poller came round twice with the 50 ready",
+                () -> (long) consumerBean("PausedPolls") >= pausedPolls + 2);
+        assertEquals(polls, (long) consumerBean("Polls"), "no look at the queue while paused");
+        assertEquals(endpoints, container.endpointsCreated.get(), "no delivery started while paused");
         assertEquals(0, committed.size(), "nothing delivered while paused");
-        assertEquals(50, rows("queue"));
+        assertEquals(50, rows("queue"), "all 50 still queued");
         ManagementFactory.getPlatformMBeanServer().invoke(consumer, "resume", null, null);
         assertExactlyOnce(ids);
     }
