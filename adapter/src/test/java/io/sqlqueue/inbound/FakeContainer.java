@@ -52,6 +52,8 @@ final class FakeContainer implements BootstrapContext {
     final AtomicInteger endpointsCreated = new AtomicInteger();
     /** The next this many createEndpoint calls fail as when the container has no bean instance free. */
     final AtomicInteger unavailableEndpoints = new AtomicInteger();
+    /** Runs on the delivery's thread after each endpoint created (counted in endpointsCreated). */
+    volatile Runnable onEndpointCreated = () -> { };
     final AtomicInteger rollbacks = new AtomicInteger();
     /**
      * The next this many transacted deliveries get no transaction from beforeDelivery, as from a
@@ -80,6 +82,7 @@ final class FakeContainer implements BootstrapContext {
                     throw new UnavailableException("no bean instance free (simulated)");
                 }
                 endpointsCreated.incrementAndGet();
+                onEndpointCreated.run();
                 return endpoint(bean, listener, resource, transacted);
             }
 

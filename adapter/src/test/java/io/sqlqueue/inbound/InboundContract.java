@@ -34,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
@@ -569,23 +570,72 @@ abstract class InboundContract {
         await("the woken poller delivered it", Duration.ofSeconds(30), () -> committed.containsKey(id));
     }
 
+    /**
+     * After the container refused 5 bean instances (each a back-off of one poll interval) and the 20
+     * messages were delivered all the same, the idle poller's waits double from pollInterval (50 ms;
+     * starting a delivery sets them back to it). Once it has looked 9 times since the last delivery
+     * was started, each time finding the queue empty, with no delivery running, its current wait is
+     * at least 50 ms × 2⁸ = 12.8 s, counted from a moment after the last time the test saw fewer
+     * looks. A message sent then with a wake-up must be delivered within half that wait from that
+     * moment, which its next look could not do: only the wake-up delivers it in time (with the
+     * 500 ms pause this test had, a poll 400 ms later found the message with the wake-up broken).
+     */
     @Test
     void whenTheContainerHasNoBeanFreeThePollerBacksOffAndAWakeUpStillArrives() throws Exception {
         QueueActivationSpec spec = spec();
-        spec.setPollInterval(200L);
+        spec.setPollInterval(50L);
         spec.setMaxPollInterval(60_000L);
+        // the poller's looks when the last delivery had been started (it set the back-off to pollInterval before)
+        AtomicReference<long[]> atLastStart = new AtomicReference<>();
+        container.onEndpointCreated = () -> {
+            try {
+                atLastStart.set(new long[] {(long) consumerBean("EmptyPolls"), (long) consumerBean("Polls")});
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        container.unavailableEndpoints.set(5);
         activate(spec, recording(), false, true);
         List<Long> first = send(20);
-        container.unavailableEndpoints.set(5);
         adapter.enqueueCommitted(queue);
         assertExactlyOnce(first);
         assertEquals(0, container.unavailableEndpoints.get(), "the refusals were met");
-        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // idle again, polling ever more rarely
+
+        int looks = 9;
+        long longWaitNanos = TimeUnit.MILLISECONDS.toNanos(spec.getPollInterval() << (looks - 1)); // 12.8 s
+        // Wait for a look, the 9th or later since the last delivery was started, made after the test saw
+        // no delivery running (none left to wake the poller) and fewer looks: at `fewer`.
+        long fewer = System.nanoTime();
+        long[] startSeen = null;
+        long lookedBefore = Long.MAX_VALUE;
+        boolean quietBefore = false;
+        long deadline = fewer + Duration.ofSeconds(90).toNanos();
+        while (true) {
+            long now = System.nanoTime();
+            boolean quiet = container.activeWorks.get() == 1;
+            long[] start = atLastStart.get();
+            long looked = (long) consumerBean("EmptyPolls") - start[0];
+            if (quietBefore && quiet && start == startSeen && looked > lookedBefore && looked >= looks) {
+                break;
+            }
+            quietBefore = quiet;
+            startSeen = start;
+            lookedBefore = looked;
+            fewer = now;
+            assertTrue(now < deadline, "timed out waiting for " + looks + " looks at the empty queue");
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+        }
+        long nextLookNotBefore = fewer + longWaitNanos;
         long id = table.send(admin, OutgoingMessage.text("after the refusals").build());
-        long start = System.nanoTime();
+        long sent = System.nanoTime();
+        assertTrue(sent - fewer < longWaitNanos / 4, "the test sent its message "
+                + TimeUnit.NANOSECONDS.toMillis(sent - fewer) + " ms into the poller's wait of at least "
+                + TimeUnit.NANOSECONDS.toMillis(longWaitNanos) + " ms: too late to tell a wake-up from its next look");
         adapter.enqueueCommitted(queue);
-        await("the woken poller delivers it", () -> committed.containsKey(id));
-        assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "woken, not found by a late poll");
+        long within = longWaitNanos / 2 - (sent - fewer);
+        await("the woken poller delivers it, at most " + TimeUnit.NANOSECONDS.toMillis(within) + " ms after the send, "
+                + "long before its next look", Duration.ofNanos(within), () -> committed.containsKey(id));
+        assertTrue(System.nanoTime() < nextLookNotBefore, "delivered before the poller's next look was due");
     }
 
     /**
