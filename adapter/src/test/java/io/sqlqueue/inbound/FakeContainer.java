@@ -49,6 +49,9 @@ final class FakeContainer implements BootstrapContext {
     }
 
     final AtomicInteger activeWorks = new AtomicInteger();
+    /** Works handed to the work manager, and those whose release() the work manager has called after run(). */
+    final AtomicInteger worksScheduled = new AtomicInteger();
+    final AtomicInteger worksReleased = new AtomicInteger();
     final AtomicInteger endpointsCreated = new AtomicInteger();
     /** The next this many createEndpoint calls fail as when the container has no bean instance free. */
     final AtomicInteger unavailableEndpoints = new AtomicInteger();
@@ -297,6 +300,7 @@ final class FakeContainer implements BootstrapContext {
 
             @Override
             public void scheduleWork(Work work) {
+                worksScheduled.incrementAndGet();
                 activeWorks.incrementAndGet();
                 threads.execute(() -> {
                     try {
@@ -304,6 +308,7 @@ final class FakeContainer implements BootstrapContext {
                     } finally {
                         activeWorks.decrementAndGet();
                         work.release(); // as WildFly's work manager does after every Work
+                        worksReleased.incrementAndGet();
                     }
                 });
             }

@@ -283,7 +283,9 @@ abstract class InboundContract {
         activate(spec(), recording(), false, true);
         List<Long> ids = new ArrayList<>(send(20));
         await("the first 20 committed", () -> committed.size() == 20);
-        LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // their deliveries end, and are released
+        await("their deliveries ended and were released (only the poller left)",
+                () -> container.activeWorks.get() == 1
+                        && container.worksReleased.get() == container.worksScheduled.get() - 1);
         ids.addAll(send(20));
         assertExactlyOnce(ids);
     }
@@ -674,6 +676,8 @@ abstract class InboundContract {
         LockSupport.parkNanos(Duration.ofSeconds(3).toNanos()); // the window watched
         long looked = looks() - before;
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(looked >= 2, "the poller looked " + looked + " times in " + elapsedMillis + " ms while " + situation
+                + ": it must have had its chances at the message for what follows to prove anything");
         long interval = spec.getPollInterval(), rampSteps = 0;
         for (; interval < spec.getMaxPollInterval(); interval *= 2) {
             rampSteps++;
@@ -780,7 +784,10 @@ abstract class InboundContract {
         assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
         Thread deactivation = new Thread(() -> adapter.endpointDeactivation(factory, spec));
         deactivation.start();
-        LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // deactivation has begun and waits for the delivery
+        await("deactivation has begun and waits for the delivery",
+                () -> deactivation.getState() == Thread.State.TIMED_WAITING
+                        && java.util.Arrays.stream(deactivation.getStackTrace()).anyMatch(f -> f.getClassName()
+                                .equals(QueueActivation.class.getName()) && f.getMethodName().equals("stop")));
         undeploying.countDown();
         deactivation.join();
         active.clear();
@@ -1104,7 +1111,8 @@ abstract class InboundContract {
         spec.setJdbcUrl("jdbc:postgresql://127.0.0.1:1/none");
         spec.setMaxPollInterval(50L);
         assertDoesNotThrow(() -> activate(spec, recording(), false, true));
-        LockSupport.parkNanos(Duration.ofMillis(300).toNanos());
+        await("the poller has tried the database and failed", () -> String.valueOf(consumerBean("LastError"))
+                .startsWith("cannot reach the database"));
         adapter.endpointDeactivation((MessageEndpointFactory) active.get(0)[0], spec);
         active.clear();
         await("no poller left running", () -> container.activeWorks.get() == 0);
