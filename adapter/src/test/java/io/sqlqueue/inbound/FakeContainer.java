@@ -52,11 +52,11 @@ final class FakeContainer implements BootstrapContext {
     /** Works handed to the work manager, and those whose release() the work manager has called after run(). */
     final AtomicInteger worksScheduled = new AtomicInteger();
     final AtomicInteger worksReleased = new AtomicInteger();
+    /** Runs on the thread that schedules a Work (the poller's, for a delivery), before the Work runs. */
+    volatile java.util.function.Consumer<Work> onWorkScheduled = work -> { };
     final AtomicInteger endpointsCreated = new AtomicInteger();
     /** The next this many createEndpoint calls fail as when the container has no bean instance free. */
     final AtomicInteger unavailableEndpoints = new AtomicInteger();
-    /** Runs on the delivery's thread after each endpoint created (counted in endpointsCreated). */
-    volatile Runnable onEndpointCreated = () -> { };
     final AtomicInteger rollbacks = new AtomicInteger();
     /**
      * The next this many transacted deliveries get no transaction from beforeDelivery, as from a
@@ -85,7 +85,6 @@ final class FakeContainer implements BootstrapContext {
                     throw new UnavailableException("no bean instance free (simulated)");
                 }
                 endpointsCreated.incrementAndGet();
-                onEndpointCreated.run();
                 return endpoint(bean, listener, resource, transacted);
             }
 
@@ -301,6 +300,7 @@ final class FakeContainer implements BootstrapContext {
             @Override
             public void scheduleWork(Work work) {
                 worksScheduled.incrementAndGet();
+                onWorkScheduled.accept(work);
                 activeWorks.incrementAndGet();
                 threads.execute(() -> {
                     try {

@@ -574,26 +574,32 @@ abstract class InboundContract {
 
     /**
      * After the container refused 5 bean instances (each a back-off of one poll interval) and the 20
-     * messages were delivered all the same, the idle poller's waits double from pollInterval (50 ms;
-     * starting a delivery sets them back to it). Once it has looked 9 times since the last delivery
-     * was started, each time finding the queue empty, with no delivery running, its current wait is
-     * at least 50 ms × 2⁸ = 12.8 s, counted from a moment after the last time the test saw fewer
-     * looks. A message sent then with a wake-up must be delivered within half that wait from that
-     * moment, which its next look could not do: only the wake-up delivers it in time (with the
-     * 500 ms pause this test had, a poll 400 ms later found the message with the wake-up broken).
+     * messages were delivered all the same, the idle poller's waits double from pollInterval (50 ms),
+     * to which starting a delivery sets them back. Once it has looked 9 times since it last started a
+     * delivery, every look finding the queue empty, its current wait is at least 50 ms × 2⁸ = 12.8 s,
+     * counted from a moment after the last time the test saw fewer looks and no delivery running
+     * (none left to wake it). A message sent then with a wake-up must be delivered within half that
+     * wait from that moment, which its next look could not do: only the wake-up delivers it in time
+     * (with the 500 ms pause this test had, a poll 400 ms later found the message with the wake-up
+     * broken). Counted before delivery whatever the subclass counts with: counting after a rollback,
+     * a peek during the last deliveries sees their messages ready and holds the back-off
+     * (readyMessagesHeld), and the wait no longer follows the looks counted.
      */
     @Test
     void whenTheContainerHasNoBeanFreeThePollerBacksOffAndAWakeUpStillArrives() throws Exception {
         QueueActivationSpec spec = spec();
+        spec.setAttemptCounting(QueueActivationSpec.BEFORE_DELIVERY);
         spec.setPollInterval(50L);
         spec.setMaxPollInterval(60_000L);
-        // the poller's looks when the last delivery had been started (it set the back-off to pollInterval before)
-        AtomicReference<long[]> atLastStart = new AtomicReference<>();
-        container.onEndpointCreated = () -> {
-            try {
-                atLastStart.set(new long[] {(long) consumerBean("EmptyPolls"), (long) consumerBean("Polls")});
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+        // the poller's looks when it last started a delivery: it set its wait back to pollInterval just before
+        AtomicReference<long[]> atLastStart = new AtomicReference<>(new long[] {0, 0});
+        container.onWorkScheduled = work -> {
+            if (work instanceof Delivery) {
+                try {
+                    atLastStart.set(looksSeen()); // on the poller's thread: no look in between
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
             }
         };
         container.unavailableEndpoints.set(5);
@@ -605,26 +611,35 @@ abstract class InboundContract {
 
         int looks = 9;
         long longWaitNanos = TimeUnit.MILLISECONDS.toNanos(spec.getPollInterval() << (looks - 1)); // 12.8 s
-        // Wait for a look, the 9th or later since the last delivery was started, made after the test saw
-        // no delivery running (none left to wake the poller) and fewer looks: at `fewer`.
         long fewer = System.nanoTime();
         long[] startSeen = null;
+        long[] from = null; // the looks counted from: {empty looks, looks}
         long lookedBefore = Long.MAX_VALUE;
         boolean quietBefore = false;
-        long deadline = fewer + Duration.ofSeconds(90).toNanos();
+        long deadline = fewer + Duration.ofSeconds(180).toNanos(); // 13 s, or twice that per look counted late
         while (true) {
             long now = System.nanoTime();
             boolean quiet = container.activeWorks.get() == 1;
             long[] start = atLastStart.get();
-            long looked = (long) consumerBean("EmptyPolls") - start[0];
-            if (quietBefore && quiet && start == startSeen && looked > lookedBefore && looked >= looks) {
+            long[] seen = looksSeen();
+            boolean restarted = start != startSeen;
+            if (restarted) {
+                startSeen = start;
+                from = start;
+            }
+            if (seen[1] - from[1] > seen[0] - from[0]) {
+                // a look found messages ready without starting a delivery: count anew from now (fewer than made)
+                from = seen;
+                restarted = true;
+            }
+            long looked = seen[0] - from[0];
+            if (!restarted && quietBefore && quiet && looked > lookedBefore && looked >= looks) {
                 break;
             }
             quietBefore = quiet;
-            startSeen = start;
             lookedBefore = looked;
             fewer = now;
-            assertTrue(now < deadline, "timed out waiting for " + looks + " looks at the empty queue");
+            assertTrue(now < deadline, "timed out waiting for " + looks + " empty looks in a row");
             LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
         }
         long nextLookNotBefore = fewer + longWaitNanos;
@@ -638,6 +653,20 @@ abstract class InboundContract {
         await("the woken poller delivers it, at most " + TimeUnit.NANOSECONDS.toMillis(within) + " ms after the send, "
                 + "long before its next look", Duration.ofNanos(within), () -> committed.containsKey(id));
         assertTrue(System.nanoTime() < nextLookNotBefore, "delivered before the poller's next look was due");
+    }
+
+    /**
+     * The consumer's {EmptyPolls, Polls}, read again while a look is between counting the one and
+     * the other (Polls first).
+     */
+    private long[] looksSeen() throws Exception {
+        while (true) {
+            long empty = (long) consumerBean("EmptyPolls");
+            long all = (long) consumerBean("Polls");
+            if (empty == (long) consumerBean("EmptyPolls") && all == (long) consumerBean("Polls")) {
+                return new long[] {empty, all};
+            }
+        }
     }
 
     /**
