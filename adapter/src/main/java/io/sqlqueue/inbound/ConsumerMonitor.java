@@ -19,6 +19,7 @@ final class ConsumerMonitor implements ConsumerMXBean {
     private final LongAdder expired = new LongAdder();
     private final LongAdder polls = new LongAdder();
     private final LongAdder emptyPolls = new LongAdder();
+    private final LongAdder pausedPolls = new LongAdder();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final RecentDurations latency = new RecentDurations();
     private final RecentDurations processing = new RecentDurations();
@@ -35,6 +36,11 @@ final class ConsumerMonitor implements ConsumerMXBean {
         if (!ready) {
             emptyPolls.increment();
         }
+    }
+
+    /** The poller found the consumer paused and looks at nothing until its next wait ends. */
+    void pausedPoll() {
+        pausedPolls.increment();
     }
 
     /** Messages handed to the bean now; returns the start time for {@link #processed}. */
@@ -132,6 +138,11 @@ final class ConsumerMonitor implements ConsumerMXBean {
     @Override
     public long getEmptyPolls() {
         return emptyPolls.sum();
+    }
+
+    @Override
+    public long getPausedPolls() {
+        return pausedPolls.sum();
     }
 
     @Override

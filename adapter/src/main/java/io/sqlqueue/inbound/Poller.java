@@ -75,6 +75,7 @@ final class Poller implements Work {
         try {
             while (!activation.stopping()) {
                 if (activation.paused()) {
+                    activation.monitor.pausedPoll();
                     activation.pause(activation.spec.getMaxPollInterval()); // resume() wakes us
                     continue;
                 }

@@ -41,6 +41,13 @@ public interface ConsumerMXBean {
     /** Looks that found nothing ready. */
     long getEmptyPolls();
 
+    /**
+     * Looks the poller did not take because the consumer was paused: each time its wait ends (the
+     * poll interval passed, or a send or a finished delivery woke it) while paused. Shows that a
+     * paused consumer's poller is alive and honouring the pause.
+     */
+    long getPausedPolls();
+
     /** From enqueue (the database's clock) to the start of onMessage, median in ms; first attempts and retries alike. */
     double getLatencyP50Millis();
 

@@ -49,6 +49,11 @@ final class FakeContainer implements BootstrapContext {
     }
 
     final AtomicInteger activeWorks = new AtomicInteger();
+    /** Works handed to the work manager, and those whose release() the work manager has called after run(). */
+    final AtomicInteger worksScheduled = new AtomicInteger();
+    final AtomicInteger worksReleased = new AtomicInteger();
+    /** Runs on the thread that schedules a Work (the poller's, for a delivery), before the Work runs. */
+    volatile java.util.function.Consumer<Work> onWorkScheduled = work -> { };
     final AtomicInteger endpointsCreated = new AtomicInteger();
     /** The next this many createEndpoint calls fail as when the container has no bean instance free. */
     final AtomicInteger unavailableEndpoints = new AtomicInteger();
@@ -294,6 +299,8 @@ final class FakeContainer implements BootstrapContext {
 
             @Override
             public void scheduleWork(Work work) {
+                worksScheduled.incrementAndGet();
+                onWorkScheduled.accept(work);
                 activeWorks.incrementAndGet();
                 threads.execute(() -> {
                     try {
@@ -301,6 +308,7 @@ final class FakeContainer implements BootstrapContext {
                     } finally {
                         activeWorks.decrementAndGet();
                         work.release(); // as WildFly's work manager does after every Work
+                        worksReleased.incrementAndGet();
                     }
                 });
             }

@@ -35,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
@@ -283,7 +284,9 @@ abstract class InboundContract {
         activate(spec(), recording(), false, true);
         List<Long> ids = new ArrayList<>(send(20));
         await("the first 20 committed", () -> committed.size() == 20);
-        LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // their deliveries end, and are released
+        await("their deliveries ended and were released (only the poller left)",
+                () -> container.activeWorks.get() == 1
+                        && container.worksReleased.get() == container.worksScheduled.get() - 1);
         ids.addAll(send(20));
         assertExactlyOnce(ids);
     }
@@ -570,23 +573,101 @@ abstract class InboundContract {
         await("the woken poller delivered it", Duration.ofSeconds(30), () -> committed.containsKey(id));
     }
 
+    /**
+     * After the container refused 5 bean instances (each a back-off of one poll interval) and the 20
+     * messages were delivered all the same, the idle poller's waits double from pollInterval (50 ms),
+     * to which starting a delivery sets them back. Once it has looked 9 times since it last started a
+     * delivery, every look finding the queue empty, its current wait is at least 50 ms × 2⁸ = 12.8 s,
+     * counted from a moment after the last time the test saw fewer looks and no delivery running
+     * (none left to wake it). A message sent then with a wake-up must be delivered within half that
+     * wait from that moment, which its next look could not do: only the wake-up delivers it in time
+     * (with the 500 ms pause this test had, a poll 400 ms later found the message with the wake-up
+     * broken). Counted before delivery whatever the subclass counts with: counting after a rollback,
+     * a peek during the last deliveries sees their messages ready and holds the back-off
+     * (readyMessagesHeld), and the wait no longer follows the looks counted.
+     */
     @Test
     void whenTheContainerHasNoBeanFreeThePollerBacksOffAndAWakeUpStillArrives() throws Exception {
         QueueActivationSpec spec = spec();
-        spec.setPollInterval(200L);
+        spec.setAttemptCounting(QueueActivationSpec.BEFORE_DELIVERY);
+        spec.setPollInterval(50L);
         spec.setMaxPollInterval(60_000L);
+        // the poller's looks when it last started a delivery: it set its wait back to pollInterval just before
+        AtomicReference<long[]> atLastStart = new AtomicReference<>(new long[] {0, 0});
+        container.onWorkScheduled = work -> {
+            if (work instanceof Delivery) {
+                try {
+                    atLastStart.set(looksSeen()); // on the poller's thread: no look in between
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        container.unavailableEndpoints.set(5);
         activate(spec, recording(), false, true);
         List<Long> first = send(20);
-        container.unavailableEndpoints.set(5);
         adapter.enqueueCommitted(queue);
         assertExactlyOnce(first);
         assertEquals(0, container.unavailableEndpoints.get(), "the refusals were met");
-        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // idle again, polling ever more rarely
+
+        int looks = 9;
+        long longWaitNanos = TimeUnit.MILLISECONDS.toNanos(spec.getPollInterval() << (looks - 1)); // 12.8 s
+        long fewer = System.nanoTime();
+        long[] startSeen = null;
+        long[] from = null; // the looks counted from: {empty looks, looks}
+        long lookedBefore = Long.MAX_VALUE;
+        boolean quietBefore = false;
+        long deadline = fewer + Duration.ofSeconds(180).toNanos(); // 13 s, or twice that per look counted late
+        while (true) {
+            long now = System.nanoTime();
+            boolean quiet = container.activeWorks.get() == 1;
+            long[] start = atLastStart.get();
+            long[] seen = looksSeen();
+            boolean restarted = start != startSeen;
+            if (restarted) {
+                startSeen = start;
+                from = start;
+            }
+            if (seen[1] - from[1] > seen[0] - from[0]) {
+                // a look found messages ready without starting a delivery: count anew from now (fewer than made)
+                from = seen;
+                restarted = true;
+            }
+            long looked = seen[0] - from[0];
+            if (!restarted && quietBefore && quiet && looked > lookedBefore && looked >= looks) {
+                break;
+            }
+            quietBefore = quiet;
+            lookedBefore = looked;
+            fewer = now;
+            assertTrue(now < deadline, "timed out waiting for " + looks + " empty looks in a row");
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+        }
+        long nextLookNotBefore = fewer + longWaitNanos;
         long id = table.send(admin, OutgoingMessage.text("after the refusals").build());
-        long start = System.nanoTime();
+        long sent = System.nanoTime();
+        assertTrue(sent - fewer < longWaitNanos / 4, "the test sent its message "
+                + TimeUnit.NANOSECONDS.toMillis(sent - fewer) + " ms into the poller's wait of at least "
+                + TimeUnit.NANOSECONDS.toMillis(longWaitNanos) + " ms: too late to tell a wake-up from its next look");
         adapter.enqueueCommitted(queue);
-        await("the woken poller delivers it", () -> committed.containsKey(id));
-        assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "woken, not found by a late poll");
+        long within = longWaitNanos / 2 - (sent - fewer);
+        await("the woken poller delivers it, at most " + TimeUnit.NANOSECONDS.toMillis(within) + " ms after the send, "
+                + "long before its next look", Duration.ofNanos(within), () -> committed.containsKey(id));
+        assertTrue(System.nanoTime() < nextLookNotBefore, "delivered before the poller's next look was due");
+    }
+
+    /**
+     * The consumer's {EmptyPolls, Polls}, read again while a look is between counting the one and
+     * the other (Polls first).
+     */
+    private long[] looksSeen() throws Exception {
+        while (true) {
+            long empty = (long) consumerBean("EmptyPolls");
+            long all = (long) consumerBean("Polls");
+            if (empty == (long) consumerBean("EmptyPolls") && all == (long) consumerBean("Polls")) {
+                return new long[] {empty, all};
+            }
+        }
     }
 
     /**
@@ -625,6 +706,8 @@ abstract class InboundContract {
         LockSupport.parkNanos(Duration.ofSeconds(3).toNanos()); // the window watched
         long looked = looks() - before;
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(looked >= 2, "the poller looked " + looked + " times in " + elapsedMillis + " ms while " + situation
+                + ": it must have had its chances at the message for what follows to prove anything");
         long interval = spec.getPollInterval(), rampSteps = 0;
         for (; interval < spec.getMaxPollInterval(); interval *= 2) {
             rampSteps++;
@@ -731,7 +814,10 @@ abstract class InboundContract {
         assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
         Thread deactivation = new Thread(() -> adapter.endpointDeactivation(factory, spec));
         deactivation.start();
-        LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // deactivation has begun and waits for the delivery
+        await("deactivation has begun and waits for the delivery",
+                () -> deactivation.getState() == Thread.State.TIMED_WAITING
+                        && java.util.Arrays.stream(deactivation.getStackTrace()).anyMatch(f -> f.getClassName()
+                                .equals(QueueActivation.class.getName()) && f.getMethodName().equals("stop")));
         undeploying.countDown();
         deactivation.join();
         active.clear();
@@ -1020,16 +1106,31 @@ abstract class InboundContract {
         }
     }
 
+    /**
+     * Paused, the poller looks at nothing: proven by its chances, not by a wait. Once it has seen
+     * the pause (PausedPolls) it no longer peeks; with 50 messages ready and a send's wake-up, it
+     * must come round its loop twice more (each time a look it did not take, PausedPolls) without
+     * a peek (Polls), a delivery (endpoints created) or a commit. Resumed, all 50 are delivered once.
+     */
     @Test
     void pauseStopsDeliveriesAndResumeRestartsThemWithNothingLost() throws Exception {
         activate(spec(), recording(), false, true);
         ObjectName consumer = consumerBeanName();
         ManagementFactory.getPlatformMBeanServer().invoke(consumer, "pause", null, null);
         assertEquals(true, consumerBean("Paused"));
+        await("the poller has seen the pause", () -> (long) consumerBean("PausedPolls") >= 1);
+        await("no delivery running (only the poller)", () -> container.activeWorks.get() == 1);
+        long polls = (long) consumerBean("Polls");
+        int endpoints = container.endpointsCreated.get();
         List<Long> ids = send(50);
-        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // 50 poll intervals
+        adapter.enqueueCommitted(queue); // a wake-up: one chance at once
+        long pausedPolls = (long) consumerBean("PausedPolls");
+        await("the paused poller came round twice with the 50 ready",
+                () -> (long) consumerBean("PausedPolls") >= pausedPolls + 2);
+        assertEquals(polls, (long) consumerBean("Polls"), "no look at the queue while paused");
+        assertEquals(endpoints, container.endpointsCreated.get(), "no delivery started while paused");
         assertEquals(0, committed.size(), "nothing delivered while paused");
-        assertEquals(50, rows("queue"));
+        assertEquals(50, rows("queue"), "all 50 still queued");
         ManagementFactory.getPlatformMBeanServer().invoke(consumer, "resume", null, null);
         assertExactlyOnce(ids);
     }
@@ -1040,7 +1141,8 @@ abstract class InboundContract {
         spec.setJdbcUrl("jdbc:postgresql://127.0.0.1:1/none");
         spec.setMaxPollInterval(50L);
         assertDoesNotThrow(() -> activate(spec, recording(), false, true));
-        LockSupport.parkNanos(Duration.ofMillis(300).toNanos());
+        await("the poller has tried the database and failed", () -> String.valueOf(consumerBean("LastError"))
+                .startsWith("cannot reach the database"));
         adapter.endpointDeactivation((MessageEndpointFactory) active.get(0)[0], spec);
         active.clear();
         await("no poller left running", () -> container.activeWorks.get() == 0);

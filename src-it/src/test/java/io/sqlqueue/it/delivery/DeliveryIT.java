@@ -145,6 +145,12 @@ class DeliveryIT {
         return ManagementFactory.getPlatformMBeanServer().getAttribute(the(pattern), attribute);
     }
 
+    /** Whether a thread of this server runs one of the adapter's deliveries (of any bean). */
+    private static boolean anyDeliveryRunning() {
+        return Thread.getAllStackTraces().values().stream().flatMap(java.util.Arrays::stream)
+                .anyMatch(f -> f.getClassName().equals("io.sqlqueue.inbound.Delivery") && f.getMethodName().equals("run"));
+    }
+
     @Test
     void theManagementBeansCountWhatTheTablesShowAndPauseHoldsDeliveriesBack() throws Exception {
         String consumer = "io.sqlqueue:type=Consumer,queue=counted_q,name=Counted,*";
@@ -168,14 +174,24 @@ class DeliveryIT {
         await("the queue bean shows the dead letters", () -> (long) bean(queue, "DeadLettered") == 10
                 && (long) bean(queue, "Ready") == 0);
 
+        // Paused: proven by the poller's chances, not by a guessed wait. Once it has seen the pause and no
+        // delivery runs any more, it looks at nothing; with the 20 ready it must come round twice more
+        // (PausedPolls, every maxPollInterval of 100 ms) without a look (Polls) or a delivery.
+        long pausedPollsBefore = (long) bean(consumer, "PausedPolls");
         ManagementFactory.getPlatformMBeanServer().invoke(the(consumer), "pause", null, null);
-        LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // a delivery in progress ends
+        await("the poller has seen the pause", () -> (long) bean(consumer, "PausedPolls") > pausedPollsBefore);
+        await("no delivery running in this server (a delivery in progress takes no further message once paused)",
+                () -> (int) bean(consumer, "InFlight") == 0 && !anyDeliveryRunning());
+        long polls = (long) bean(consumer, "Polls");
         List<OutgoingMessage> later = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             later.add(OutgoingMessage.text("later" + i).build());
         }
         send("counted_q", later);
-        LockSupport.parkNanos(Duration.ofSeconds(1).toNanos()); // 10 poll intervals
+        long pausedPolls = (long) bean(consumer, "PausedPolls");
+        await("the paused poller came round twice with the 20 ready", () -> (long) bean(consumer, "PausedPolls")
+                >= pausedPolls + 2);
+        assertEquals(polls, (long) bean(consumer, "Polls"), "no look at the queue while paused");
         assertEquals(0, count("SELECT COUNT(*) FROM deliveries WHERE body LIKE 'later%'"), "nothing while paused");
         assertEquals(20, count("SELECT COUNT(*) FROM \"counted_q\""), "all waiting in the queue");
         ManagementFactory.getPlatformMBeanServer().invoke(the(consumer), "resume", null, null);
@@ -244,16 +260,22 @@ class DeliveryIT {
 
     @Test
     void aCommittedEnqueueWakesAnIdlePollerLongBeforeItsPollInterval() throws Exception {
-        LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // the poller has found the queue empty and sleeps 10 s+
+        // Before each send the poller has found the queue empty (EmptyPolls) after the last delivery, and
+        // waits its 10 s (or more) from then: each message is delivered by a wake-up, or after seconds.
+        String woken = "io.sqlqueue:type=Consumer,queue=wake_q,name=Woken,*";
+        await("the poller has found the queue empty and waits 10 s", () -> (long) bean(woken, "EmptyPolls") >= 1);
         List<Long> latencies = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             String text = "wake " + i;
+            long emptyPolls = (long) bean(woken, "EmptyPolls");
             long start = System.nanoTime();
             wakeSender.send(text);
             await(text + " delivered", () -> count("SELECT COUNT(*) FROM deliveries WHERE queue_name = 'wake_q'"
                     + " AND body = '" + text + "'") == 1);
             latencies.add((System.nanoTime() - start) / 1_000_000);
-            LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // idle again between messages
+            // a look after the send that found the queue empty came after this delivery
+            await("idle again: the poller found the queue empty after " + text,
+                    () -> (long) bean(woken, "EmptyPolls") > emptyPolls);
         }
         latencies.sort(null);
         assertTrue(latencies.get(latencies.size() - 1) < 3000,

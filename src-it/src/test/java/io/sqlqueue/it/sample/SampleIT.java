@@ -72,12 +72,33 @@ class SampleIT {
         }
     }
 
-    private static long queued() throws Exception {
-        return count("SELECT COUNT(*) FROM \"" + SampleDatabase.QUEUE + "\"");
+    /**
+     * A customer name no other test, run or execution uses: each test counts only its own orders,
+     * so it holds alone, in any order, after a failed test, and on a database kept from earlier runs.
+     */
+    private static String customer(String test) {
+        return test + "-" + Long.toString(System.nanoTime(), 36);
     }
 
-    private static long deadLettered() throws Exception {
-        return count("SELECT COUNT(*) FROM \"" + SampleDatabase.QUEUE + "_dlq\"");
+    private static final String QUEUE = "\"" + SampleDatabase.QUEUE + "\"";
+    private static final String DLQ = "\"" + SampleDatabase.QUEUE + "_dlq\"";
+    private static final String JOURNAL = "\"" + SampleDatabase.QUEUE + "_journal\"";
+
+    /**
+     * The largest message id the orders queue has used that a row still shows (queued, dead-lettered,
+     * in its journal or processed). Messages sent after it have larger ids: read when a test begins,
+     * it tells the messages of the test (tests run one at a time) from every earlier one.
+     */
+    private static long lastMessageId() throws Exception {
+        return Math.max(Math.max(count("SELECT COALESCE(MAX(id), 0) FROM " + QUEUE),
+                count("SELECT COALESCE(MAX(id), 0) FROM " + DLQ)),
+                Math.max(count("SELECT COALESCE(MAX(message_id), 0) FROM " + JOURNAL),
+                        count("SELECT COALESCE(MAX(message_id), 0) FROM processed_orders")));
+    }
+
+    /** Processed rows (processed_orders) of {@code customer}'s orders. */
+    private static String processedOf(String customer) {
+        return "processed_orders p JOIN orders o ON o.id = p.order_id WHERE o.customer = '" + customer + "'";
     }
 
     private static void await(String what, Callable<Boolean> condition) throws Exception {
@@ -92,27 +113,28 @@ class SampleIT {
 
     @Test
     void fiveThousandOrdersAreEachProcessedExactlyOnce() throws Exception {
-        long before = count("SELECT COUNT(*) FROM orders");
-        long processedBefore = count("SELECT COUNT(*) FROM processed_orders");
+        String customer = customer("five-thousand");
+        long before = lastMessageId();
         for (int i = 0; i < 50; i++) {
-            orders.placeOrders(100, 0, "it");
+            orders.placeOrders(100, 0, customer);
         }
-        assertEquals(before + 5000, count("SELECT COUNT(*) FROM orders"));
+        assertEquals(5000, count("SELECT COUNT(*) FROM orders WHERE customer = '" + customer + "'"));
 
-        await("5000 orders processed", () -> count("SELECT COUNT(*) FROM processed_orders") >= processedBefore + 5000
-                && queued() == 0);
-        assertEquals(processedBefore + 5000, count("SELECT COUNT(*) FROM processed_orders"), "processed rows");
-        assertEquals(count("SELECT COUNT(*) FROM processed_orders"),
-                count("SELECT COUNT(DISTINCT message_id) FROM processed_orders"), "no message processed twice");
-        assertEquals(0, count("SELECT COUNT(*) FROM orders o WHERE NOT EXISTS"
-                + " (SELECT 1 FROM processed_orders p WHERE p.order_id = o.id) AND o.customer = 'it'"),
-                "every order processed");
-        // the completion journal (journal=true on the sample's bean) matches processed_orders one to one
-        String journal = "\"" + SampleDatabase.QUEUE + "_journal\"";
-        assertEquals(count("SELECT COUNT(*) FROM processed_orders"),
-                count("SELECT COUNT(*) FROM " + journal + " WHERE outcome = 'completed'"), "a journal row per processed order");
-        assertEquals(0, count("SELECT COUNT(*) FROM processed_orders p WHERE NOT EXISTS (SELECT 1 FROM " + journal
-                + " j WHERE j.message_id = p.message_id AND j.outcome = 'completed')"), "the same messages");
+        await("5000 orders processed", () -> count("SELECT COUNT(*) FROM " + processedOf(customer)) >= 5000
+                && count("SELECT COUNT(*) FROM " + QUEUE + " WHERE id > " + before) == 0);
+        assertEquals(5000, count("SELECT COUNT(*) FROM " + processedOf(customer)), "processed rows");
+        assertEquals(5000, count("SELECT COUNT(DISTINCT p.message_id) FROM " + processedOf(customer)),
+                "no message processed twice");
+        assertEquals(5000, count("SELECT COUNT(DISTINCT p.order_id) FROM " + processedOf(customer)),
+                "every order processed, each once");
+        assertEquals(0, count("SELECT COUNT(*) FROM " + DLQ + " WHERE id > " + before), "none dead-lettered");
+        // the completion journal (journal=true on the sample's bean) matches the processed rows one to one
+        await("a journal row per processed order", () -> count("SELECT COUNT(*) FROM " + JOURNAL
+                + " WHERE outcome = 'completed' AND message_id > " + before) >= 5000);
+        assertEquals(5000, count("SELECT COUNT(*) FROM " + JOURNAL + " WHERE outcome = 'completed' AND message_id > "
+                + before), "a completed journal row per message sent, and none for another");
+        assertEquals(0, count("SELECT COUNT(*) FROM " + processedOf(customer) + " AND NOT EXISTS (SELECT 1 FROM "
+                + JOURNAL + " j WHERE j.message_id = p.message_id AND j.outcome = 'completed')"), "the same messages");
     }
 
     /**
@@ -122,9 +144,10 @@ class SampleIT {
      */
     @Test
     void eachOrderEventReachesTheLedgerInCustomerOrderAndOnlyLargeOnesTheDesk() throws Exception {
-        String customers = "('events-a', 'events-b', 'events-c')";
+        String[] names = {customer("events-a"), customer("events-b"), customer("events-c")};
+        String customers = "('" + String.join("', '", names) + "')";
         for (int round = 0; round < 2; round++) {
-            for (String customer : new String[] {"events-a", "events-b", "events-c"}) {
+            for (String customer : names) {
                 orders.placeOrders(100, 0, customer); // 10 of each 100 are large (amounts 90 to 99)
             }
         }
@@ -137,24 +160,26 @@ class SampleIT {
         assertEquals(0, count("SELECT COUNT(*) FROM customer_ledger WHERE customer IN " + customers
                 + " AND previous_event_id > event_id"), "each customer's events in the order they were published");
         assertEquals(0, count("SELECT COUNT(*) FROM customer_ledger l JOIN orders o ON o.id = l.order_id"
-                + " WHERE l.customer <> o.customer"), "the ordering key is the order's customer");
+                + " WHERE o.customer IN " + customers + " AND l.customer <> o.customer"),
+                "the ordering key is the order's customer");
         assertEquals(60, count("SELECT COUNT(*) FROM large_orders l JOIN orders o ON o.id = l.order_id"
                 + " WHERE o.customer IN " + customers + " AND o.amount >= 90"), "only the large ones, each once");
+        assertEquals(60, count("SELECT COUNT(*) FROM large_orders l JOIN orders o ON o.id = l.order_id"
+                + " WHERE o.customer IN " + customers), "no regular one");
     }
 
     @Test
     void invalidPayloadsAreRetriedThenDeadLetteredWithTheirErrorWhileTheRestFlow() throws Exception {
-        long deadBefore = deadLettered();
-        String poisoned = "SELECT COUNT(*) FROM \"" + SampleDatabase.QUEUE + "_dlq\" WHERE attempts = 3"
-                + " AND last_error LIKE '%invalid order payload%'";
-        long poisonedBefore = count(poisoned);
-        long processedBefore = count("SELECT COUNT(*) FROM processed_orders");
-        orders.placeOrders(20, 2, "poison");
+        String customer = customer("poison");
+        long before = lastMessageId();
+        orders.placeOrders(20, 2, customer);
 
-        await("2 dead-lettered and 18 processed", () -> deadLettered() == deadBefore + 2
-                && count("SELECT COUNT(*) FROM processed_orders") == processedBefore + 18);
-        assertEquals(poisonedBefore + 2, count(poisoned), "after 3 attempts, with the bean's error");
-        assertEquals(0, queued());
+        await("2 dead-lettered and 18 processed", () -> count("SELECT COUNT(*) FROM " + DLQ + " WHERE id > " + before)
+                == 2 && count("SELECT COUNT(*) FROM " + processedOf(customer)) == 18);
+        assertEquals(2, count("SELECT COUNT(*) FROM " + DLQ + " WHERE id > " + before + " AND attempts = 3"
+                + " AND last_error LIKE '%invalid order payload%'"), "after 3 attempts, with the bean's error");
+        assertEquals(18, count("SELECT COUNT(DISTINCT p.order_id) FROM " + processedOf(customer)), "each once");
+        await("none left queued", () -> count("SELECT COUNT(*) FROM " + QUEUE + " WHERE id > " + before) == 0);
     }
 
     /** Decided on the client (an assumption failing in the container is reported as an error). */
@@ -162,33 +187,38 @@ class SampleIT {
     @EnabledIfEnvironmentVariable(named = "SQLQUEUE_SAMPLE_URL", matches = "jdbc:postgresql:.*",
             disabledReason = "the sample does not run on PostgreSQL in this execution: PostgreSQL check skipped")
     void onPostgresqlNothingIsEverPreparedForTwoPhaseCommit() throws Exception {
-        String processed = "SELECT COUNT(*) FROM processed_orders p JOIN orders o ON o.id = p.order_id"
-                + " WHERE o.customer = 'no-xa'";
-        long before = count(processed);
-        orders.placeOrders(50, 0, "no-xa");
-        await("50 orders processed", () -> count(processed) == before + 50);
+        String customer = customer("no-xa");
+        orders.placeOrders(50, 0, customer);
+        await("50 orders processed", () -> count("SELECT COUNT(*) FROM " + processedOf(customer)) == 50);
         assertEquals(0, count("SELECT COUNT(*) FROM pg_prepared_xacts"),
                 "orders, messages and processing records committed in one-phase local transactions, without XA");
     }
 
     @Test
     void theOrderAndItsMessageRollBackTogether() throws Exception {
-        long queuedBefore = queued() + deadLettered() + count("SELECT COUNT(*) FROM processed_orders");
+        long before = lastMessageId();
         EJBException e = assertThrows(EJBException.class, () -> probe.storeAndQueueThenThrow(-1));
         assertTrue(String.valueOf(e.getCause()).contains("fails after the enqueue"), String.valueOf(e));
         probe.storeAndQueueThenSetRollbackOnly(-2);
 
         assertEquals(0, count("SELECT COUNT(*) FROM orders WHERE id < 0"), "no order row");
-        // A message that leaked would have committed before this order's: once the queue has
-        // drained after it, a leaked one would show among the processed or dead-lettered.
-        String marker = "SELECT COUNT(*) FROM processed_orders p JOIN orders o ON o.id = p.order_id"
-                + " WHERE o.customer = 'after-rollback'";
-        long markersBefore = count(marker);
-        orders.placeOrders(1, 0, "after-rollback");
-        await("the order placed after the rollbacks processed and the queue empty",
-                () -> count(marker) == markersBefore + 1 && queued() == 0);
-        assertEquals(queuedBefore + 1, queued() + deadLettered() + count("SELECT COUNT(*) FROM processed_orders"),
-                "only the order placed after them: no message of the rolled-back ones was queued, processed or"
-                        + " dead-lettered");
+        // A message that leaked would have committed before this order's: once this order is processed
+        // and nothing sent since the test began is left queued, a leaked one would show among the
+        // processed or dead-lettered messages, or in the journal.
+        String customer = customer("after-rollback");
+        orders.placeOrders(1, 0, customer);
+        await("the order placed after the rollbacks processed and nothing of this test left queued",
+                () -> count("SELECT COUNT(*) FROM " + processedOf(customer)) == 1
+                        && count("SELECT COUNT(*) FROM " + QUEUE + " WHERE id > " + before) == 0);
+        long marker = count("SELECT p.message_id FROM " + processedOf(customer));
+        String leaked = "only the order placed after them: no message of the rolled-back ones was queued, processed or"
+                + " dead-lettered";
+        assertEquals(0, count("SELECT COUNT(*) FROM " + DLQ + " WHERE id > " + before), leaked);
+        assertEquals(0, count("SELECT COUNT(*) FROM processed_orders WHERE message_id > " + before
+                + " AND message_id <> " + marker), leaked);
+        await("the journal row of the order placed after them", () -> count("SELECT COUNT(*) FROM " + JOURNAL
+                + " WHERE message_id = " + marker) == 1);
+        assertEquals(0, count("SELECT COUNT(*) FROM " + JOURNAL + " WHERE message_id > " + before
+                + " AND message_id <> " + marker), leaked);
     }
 }
