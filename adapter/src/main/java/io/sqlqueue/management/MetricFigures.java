@@ -47,6 +47,7 @@ final class MetricFigures {
             f.add("sqlqueue_consumer_expired_total", c::getExpired);
             f.add("sqlqueue_consumer_polls_total", c::getPolls);
             f.add("sqlqueue_consumer_empty_polls_total", c::getEmptyPolls);
+            f.add("sqlqueue_consumer_paused_polls_total", c::getPausedPolls);
             f.add("sqlqueue_consumer_in_flight", c::getInFlight);
             f.add("sqlqueue_consumer_paused", () -> c.isPaused() ? 1 : 0);
             f.quantiles("sqlqueue_consumer_latency_seconds", c::getLatencyP50Millis, c::getLatencyP95Millis,

@@ -135,7 +135,7 @@ class MetricsIT {
         assertTrue(sendP99 > 0 && sendP99 < PATIENCE.toSeconds(), "send p99 " + sendP99 + " s");
         for (String name : List.of("sqlqueue_queue_leased", "sqlqueue_queue_expired", "sqlqueue_queue_oldest_ready_age_seconds",
                 "sqlqueue_consumer_expired_total", "sqlqueue_consumer_polls_total", "sqlqueue_consumer_empty_polls_total",
-                "sqlqueue_consumer_paused", "sqlqueue_consumer_processing_seconds")) {
+                "sqlqueue_consumer_paused_polls_total", "sqlqueue_consumer_paused", "sqlqueue_consumer_processing_seconds")) {
             assertTrue(m.names().contains(name), name + " is scraped too: " + m.names());
         }
     }
