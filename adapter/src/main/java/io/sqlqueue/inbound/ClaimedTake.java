@@ -31,7 +31,7 @@ final class ClaimedTake implements Take {
 
     @Override
     public List<QueueMessage> take(Connection c) throws SQLException {
-        claimed = activation.openTable(c).claim(c, activation.claimSize, deadLettered::add);
+        claimed = activation.table().claim(c, activation.claimSize, deadLettered::add);
         report.took(!claimed.isEmpty() || !deadLettered.isEmpty());
         for (UndeliverableMessage m : deadLettered) {
             activation.outcomes.journalDeadLettered(c, m); // in the transaction, as the move is

@@ -162,10 +162,10 @@ final class DeliveryOutcomes {
     private void inOwnTransaction(String what, Work work) {
         try (Connection c = activation.connections.plain()) {
             if (activation.journal() == null) {
-                work.run(c, activation.openTable(c)); // auto-commit: each statement retries a lost lock wait itself
+                work.run(c, activation.table()); // auto-commit: each statement retries a lost lock wait itself
             } else {
                 inTransaction(c, () -> { // a dead-letter move and its journal row, together
-                    work.run(c, activation.openTable(c));
+                    work.run(c, activation.table());
                     return null;
                 });
             }
@@ -190,7 +190,7 @@ final class DeliveryOutcomes {
             return;
         }
         try (Connection c = activation.connections.plain()) {
-            QueueTable table = activation.openTable(c);
+            QueueTable table = activation.table();
             for (Work w; (w = leftovers.peek()) != null; leftovers.poll()) {
                 w.run(c, table);
             }

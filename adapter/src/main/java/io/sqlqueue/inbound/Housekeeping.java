@@ -70,7 +70,7 @@ final class Housekeeping {
         QueueTable table = null;
         try {
             Connection c = link.open();
-            table = activation.openTable(c);
+            table = activation.open(c);
             for (int n = QueueTable.MAX_CLAIM; n == QueueTable.MAX_CLAIM; revealed += n) {
                 n = table.revealDue(c);
             }
@@ -98,7 +98,7 @@ final class Housekeeping {
         }
         lastSweep = System.nanoTime();
         try {
-            int swept = activation.openTable(c).sweepExpired(c);
+            int swept = activation.open(c).sweepExpired(c);
             if (swept > 0) {
                 activation.monitor.swept(swept, activation.spec.discardsExpired());
                 QueueActivation.LOG.info(() -> swept + " expired messages of " + activation.spec.getQueue() + " were "

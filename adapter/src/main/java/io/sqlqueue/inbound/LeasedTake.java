@@ -44,7 +44,7 @@ final class LeasedTake implements Take {
      */
     static List<LeasedMessage> lease(QueueActivation activation, Connection c, List<UndeliverableMessage> deadLettered)
             throws SQLException {
-        List<LeasedMessage> leased = activation.openTable(c).lease(c, activation.claimSize,
+        List<LeasedMessage> leased = activation.table().lease(c, activation.claimSize,
                 Duration.ofMillis(activation.spec.getLeaseTime()), deadLettered::add);
         for (UndeliverableMessage m : deadLettered) {
             activation.outcomes.journalDeadLettered(c, m);
@@ -54,7 +54,7 @@ final class LeasedTake implements Take {
 
     @Override
     public List<QueueMessage> take(Connection c) throws SQLException {
-        taken.addAll(activation.openTable(c).ackAll(c, leased)); // a lease another consumer took over is theirs
+        taken.addAll(activation.table().ackAll(c, leased)); // a lease another consumer took over is theirs
         return taken.stream().map(LeasedMessage::message).toList();
     }
 

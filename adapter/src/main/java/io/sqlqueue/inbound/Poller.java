@@ -192,7 +192,7 @@ final class Poller implements Work {
 
     private boolean peek() throws SQLException {
         try {
-            boolean ready = activation.openTable(connection()).peek(connection);
+            boolean ready = activation.open(connection()).peek(connection);
             activation.monitor.polled(ready);
             activation.outcomes.settleLeftovers();
             if (outage) {

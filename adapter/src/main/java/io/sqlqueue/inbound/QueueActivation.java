@@ -65,8 +65,8 @@ final class QueueActivation {
     private final Object signal = new Object();
     private boolean woken;
     private volatile boolean stopping;
-    private volatile QueueTable table;
-    private volatile CompletionJournal journal;
+    /** The engine's queue and journal, published once by the poller ({@link #open}); null until then. */
+    private volatile OpenQueue open;
     private volatile boolean paused;
     private volatile long backOffUntil = System.nanoTime();
     /**
@@ -238,43 +238,69 @@ final class QueueActivation {
         }
     }
 
+    /** The queue as the engine opened it: its table (in this activation's order) and journal (null: off). */
+    private record OpenQueue(QueueTable table, CompletionJournal journal) {
+    }
+
     /**
-     * The engine's queue. The first call, once the database has been reached (the engine needs its
-     * dialect), also creates the tables when {@code createQueue} says so, and subscribes to the
-     * topic; later calls return the same queue and touch nothing.
+     * Opens the engine's queue once the database has been reached (the engine needs its dialect):
+     * creates the tables when {@code createQueue} says so (else checks those a DBA made), subscribes
+     * to the topic, and publishes the queue to the deliveries, the outcomes and the management
+     * beans. Called on the poller's thread only, so nothing is created twice; later calls return
+     * the open queue and touch nothing.
      */
-    QueueTable openTable(Connection c) throws SQLException {
-        QueueTable t = table;
-        if (t == null) {
-            t = new QueueTable(Dialect.of(c), spec.getQueue(),
-                    spec.getDeadLetterQueue().isEmpty() ? null : spec.getDeadLetterQueue(), spec.retryPolicy());
-            CompletionJournal j = Boolean.TRUE.equals(spec.getJournal()) ? new CompletionJournal(t) : null;
-            if (spec.getCreateQueue()) {
-                t.createIfMissing(c);
-                if (j != null) {
-                    j.createIfMissing(c);
-                }
-            } else {
-                t.checkExisting(c); // tables a DBA made: refused here if the database cannot use them
-            }
-            if (spec.subscribes()) { // after its queue exists: a publish from now on writes into it
-                Topic topic = new Topic(t.dialect(), spec.getTopic());
-                if (spec.getCreateQueue()) {
-                    topic.createIfMissing(c);
-                }
-                topic.subscribe(c, spec.getSubscriptionName(), spec.getSubscriptionFilter());
-            }
-            journal = j;
-            t = ordered ? t.inKeyOrder() : t;
-            t = spec.discardsExpired() ? t.discardingExpired() : t;
-            table = t;
+    QueueTable open(Connection c) throws SQLException {
+        OpenQueue o = open;
+        if (o != null) {
+            return o.table();
         }
+        QueueTable t = new QueueTable(Dialect.of(c), spec.getQueue(),
+                spec.getDeadLetterQueue().isEmpty() ? null : spec.getDeadLetterQueue(), spec.retryPolicy());
+        CompletionJournal j = Boolean.TRUE.equals(spec.getJournal()) ? new CompletionJournal(t) : null;
+        if (spec.getCreateQueue()) {
+            t.createIfMissing(c);
+            if (j != null) {
+                j.createIfMissing(c);
+            }
+        } else {
+            t.checkExisting(c); // tables a DBA made: refused here if the database cannot use them
+        }
+        if (spec.subscribes()) { // after its queue exists: a publish from now on writes into it
+            Topic topic = new Topic(t.dialect(), spec.getTopic());
+            if (spec.getCreateQueue()) {
+                topic.createIfMissing(c);
+            }
+            topic.subscribe(c, spec.getSubscriptionName(), spec.getSubscriptionFilter());
+        }
+        t = ordered ? t.inKeyOrder() : t;
+        t = spec.discardsExpired() ? t.discardingExpired() : t;
+        open = new OpenQueue(t, j);
         return t;
     }
 
-    /** The completion journal, or null when it is off or the database has not been reached yet. */
+    /** Whether the poller has opened the queue ({@link #open}). */
+    boolean isOpen() {
+        return open != null;
+    }
+
+    /**
+     * The engine's queue, which the poller opened before it started any delivery.
+     *
+     * @throws IllegalStateException before the poller has reached the database
+     */
+    QueueTable table() {
+        OpenQueue o = open;
+        if (o == null) {
+            throw new IllegalStateException("queue " + spec.getQueue() + " is not open yet: its poller has not"
+                    + " reached the database");
+        }
+        return o.table();
+    }
+
+    /** The completion journal, or null when it is off or the queue is not open yet. */
     CompletionJournal journal() {
-        return journal;
+        OpenQueue o = open;
+        return o == null ? null : o.journal();
     }
 
     /** Takes a delivery slot if one is free. */

@@ -77,15 +77,18 @@ final class QueueMonitor implements QueueMXBean {
     private <T> T withTable(TableOperation<T> operation) {
         SQLException failure = null;
         for (QueueActivation a : consumers) {
+            if (!a.isOpen()) {
+                continue; // not before its poller: no connection (nor data source look-up) during its grace
+            }
             try (Connection c = a.connections.plain()) {
-                return operation.run(c, a.openTable(c));
+                return operation.run(c, a.table());
             } catch (SQLException e) {
                 failure = e;
             }
         }
         // JMX clients may not have the driver's exception classes: report the text only
-        throw new IllegalStateException("queue " + queue + ": " + (failure == null ? "no consumer"
-                : failure.getMessage()));
+        throw new IllegalStateException("queue " + queue + ": " + (failure != null ? failure.getMessage()
+                : "no consumer has reached the database yet"));
     }
 
     @FunctionalInterface
@@ -97,8 +100,11 @@ final class QueueMonitor implements QueueMXBean {
         if (readAt == 0 || System.nanoTime() - readAt > FRESH_NANOS) {
             stats = UNKNOWN; // unreadable: the consumers' lastError and the log say why
             for (QueueActivation a : consumers) {
+                if (!a.isOpen()) {
+                    continue; // as in withTable
+                }
                 try (Connection c = a.connections.plain()) {
-                    stats = a.openTable(c).stats(c);
+                    stats = a.table().stats(c);
                     break;
                 } catch (SQLException | RuntimeException e) {
                     // try the next consumer's connections

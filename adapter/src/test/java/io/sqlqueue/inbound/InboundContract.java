@@ -323,6 +323,45 @@ abstract class InboundContract {
     }
 
     @Test
+    void theQueueBeanReachesNoDatabaseBeforeThePollerHasOpenedTheQueue() throws Exception {
+        String[] db = database();
+        String jndiName = "java:global/jdbc/test-grace-" + queue; // declared by the application: a poller's grace
+        javax.sql.DataSource real = DriverDataSources.plain(db[0], db[1], db[2]);
+        AtomicInteger connectionsAsked = new AtomicInteger();
+        TestNaming.install();
+        TestNaming.bind(jndiName, java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {javax.sql.DataSource.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getConnection")) {
+                        connectionsAsked.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                }));
+        try {
+            QueueActivationSpec spec = spec();
+            spec.setDataSourceJndiName(jndiName);
+            activate(spec, recording(), false, true);
+            // within the poller's grace (5 s after the activation): a JMX client reads the queue
+            assertEquals(-1L, queueBean("Ready"), "unknown: not read");
+            javax.management.RuntimeMBeanException e = assertThrows(javax.management.RuntimeMBeanException.class,
+                    () -> ManagementFactory.getPlatformMBeanServer().invoke(queueBeanName(), "requeueDeadLetters",
+                            new Object[] {10}, new String[] {"int"}));
+            assertTrue(e.getCause().getMessage().endsWith("no consumer has reached the database yet"),
+                    e.getCause().getMessage());
+            assertEquals(0, connectionsAsked.get(), "no connection asked of the data source during the grace");
+            long id = table.send(admin, OutgoingMessage.text("after the grace").build());
+            adapter.enqueueCommitted(queue); // the application runs: the poller starts at once
+            await("the poller opened the queue and delivered", () -> committed.containsKey(id));
+            await("the queue bean reads the table now", () -> (long) queueBean("Ready") == 0);
+        } finally {
+            TestNaming.unbind(jndiName);
+        }
+    }
+
+    @Test
     void aBeanThatThrowsGetsTheMessageAgainAndItIsProcessedOnce() throws Exception {
         assumeCountedBeforeDelivery("a redelivery can come before the failure is counted, so its attempt()"
                 + " may still say 1");
