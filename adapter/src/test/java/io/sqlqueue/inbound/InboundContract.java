@@ -745,8 +745,12 @@ abstract class InboundContract {
         LockSupport.parkNanos(Duration.ofSeconds(3).toNanos()); // the window watched
         long looked = looks() - before;
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(looked >= 2, "the poller looked " + looked + " times in " + elapsedMillis + " ms while " + situation
-                + ": it must have had its chances at the message for what follows to prove anything");
+        if (claimsSkipHeldRows()) {
+            // Where peeks and claims wait on a held row instead of skipping it (Babelfish ignores
+            // READPAST), the poller may sit in one look for the whole window: only the bound below holds.
+            assertTrue(looked >= 2, "the poller looked " + looked + " times in " + elapsedMillis + " ms while "
+                    + situation + ": it must have had its chances at the message for what follows to prove anything");
+        }
         long interval = spec.getPollInterval(), rampSteps = 0;
         for (; interval < spec.getMaxPollInterval(); interval *= 2) {
             rampSteps++;
