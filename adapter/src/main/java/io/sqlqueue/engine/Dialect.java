@@ -336,9 +336,13 @@ public abstract class Dialect {
         return false;
     }
 
-    /** Builds a missing index of a populated table online (see {@link #buildsIndexesOnline}). */
+    /**
+     * Builds a missing index of a populated table after the creation has committed (called only
+     * where {@link #buildsIndexesOnline}). Without an online build of its own, a database builds it
+     * the plain way, under the creation lock, as a creation does.
+     */
     void buildIndexOnline(Connection c, TableDefinition definition, TableName table, Index index) throws SQLException {
-        throw new UnsupportedOperationException(name() + " builds indexes with the table's other changes");
+        SchemaCreation.createIfMissing(c, this, "sqlqueue:" + table, new SchemaCreation.Table(definition, table));
     }
 
     /** A statement taking a transaction-scoped lock on :resource (or :key, a hash of it); null if none. */
