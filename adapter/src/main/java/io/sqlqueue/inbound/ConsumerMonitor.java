@@ -91,7 +91,7 @@ final class ConsumerMonitor implements ConsumerMXBean {
 
     @Override
     public String getQueue() {
-        return activation.spec.getQueue();
+        return activation.settings.queue();
     }
 
     @Override

@@ -42,8 +42,8 @@ final class DeliveryOutcomes {
                 if (table.ack(c, m)) {
                     journal(c, m.message(), JournalEntry.Outcome.COMPLETED, claimedAt);
                 } else {
-                    QueueActivation.LOG.warning(() -> "message " + m.message().id() + " of " + activation.spec
-                            .getQueue() + " was processed after its lease ran out: another consumer may repeat"
+                    QueueActivation.LOG.warning(() -> "message " + m.message().id() + " of " + activation.settings
+                            .queue() + " was processed after its lease ran out: another consumer may repeat"
                             + " it (raise leaseTime)");
                 }
             }
@@ -94,7 +94,7 @@ final class DeliveryOutcomes {
     }
 
     private boolean discarded(UndeliverableMessage m) {
-        return QueueTable.EXPIRED.equals(m.reason()) && activation.spec.discardsExpired();
+        return QueueTable.EXPIRED.equals(m.reason()) && activation.settings.discardsExpired();
     }
 
     /** Counts and logs, once, a row moved to the dead-letter table (or an expired one discarded) instead of being delivered. */
@@ -103,7 +103,7 @@ final class DeliveryOutcomes {
             activation.monitor.expired(1);
         }
         if (discarded(m)) {
-            QueueActivation.LOG.fine(() -> "message " + m.id() + " of " + activation.spec.getQueue()
+            QueueActivation.LOG.fine(() -> "message " + m.id() + " of " + activation.settings.queue()
                     + " expired and was discarded");
             return;
         }
@@ -111,7 +111,7 @@ final class DeliveryOutcomes {
         activation.monitor.failed(m.reason());
         // an expired message is an expected outcome, not a fault
         QueueActivation.LOG.log(QueueTable.EXPIRED.equals(m.reason()) ? java.util.logging.Level.INFO
-                : java.util.logging.Level.WARNING, () -> "message " + m.id() + " of " + activation.spec.getQueue()
+                : java.util.logging.Level.WARNING, () -> "message " + m.id() + " of " + activation.settings.queue()
                 + " moved to the dead-letter table: " + m.reason());
     }
 
@@ -175,7 +175,7 @@ final class DeliveryOutcomes {
                 leftovers.poll(); // the oldest: its leases have likely run out already
             }
             leftovers.add(work);
-            QueueActivation.log(Level.INFO, "cannot " + what + " messages of " + activation.spec.getQueue() + " now ("
+            QueueActivation.log(Level.INFO, "cannot " + what + " messages of " + activation.settings.queue() + " now ("
                     + e.getMessage() + "); trying again when the database answers", null);
         }
     }

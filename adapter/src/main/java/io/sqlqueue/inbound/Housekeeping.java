@@ -44,6 +44,7 @@ final class Housekeeping {
     private static final long FIRST_DELAY_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final QueueActivation activation;
+    private final ActivationSettings settings;
     private final Link link;
     private long lastReveal = System.nanoTime();
     private long lastSweep = System.nanoTime() - SWEEP_EVERY_NANOS + FIRST_DELAY_NANOS;
@@ -51,6 +52,7 @@ final class Housekeeping {
 
     Housekeeping(QueueActivation activation, Link link) {
         this.activation = activation;
+        this.settings = activation.settings;
         this.link = link;
     }
 
@@ -77,7 +79,7 @@ final class Housekeeping {
         } catch (SQLException | RuntimeException e) {
             link.drop();
             if (table != null && e instanceof SQLException s && table.dialect().isLockConflict(s)) {
-                QueueActivation.LOG.fine(() -> "revealing the due messages of " + activation.spec.getQueue()
+                QueueActivation.LOG.fine(() -> "revealing the due messages of " + settings.queue()
                         + " lost a lock conflict; the next reveal goes on: " + e.getMessage());
             } else {
                 link.databaseDown(e);
@@ -100,13 +102,13 @@ final class Housekeeping {
         try {
             int swept = activation.open(c).sweepExpired(c);
             if (swept > 0) {
-                activation.monitor.swept(swept, activation.spec.discardsExpired());
-                QueueActivation.LOG.info(() -> swept + " expired messages of " + activation.spec.getQueue() + " were "
-                        + (activation.spec.discardsExpired() ? "discarded" : "moved to the dead-letter table"));
+                activation.monitor.swept(swept, settings.discardsExpired());
+                QueueActivation.LOG.info(() -> swept + " expired messages of " + settings.queue() + " were "
+                        + (settings.discardsExpired() ? "discarded" : "moved to the dead-letter table"));
             }
         } catch (SQLException e) {
             link.drop();
-            QueueActivation.log(Level.WARNING, "cannot sweep the expired messages of " + activation.spec.getQueue()
+            QueueActivation.log(Level.WARNING, "cannot sweep the expired messages of " + settings.queue()
                     + ": " + e.getMessage() + "; trying again later", null);
         }
     }
@@ -130,13 +132,13 @@ final class Housekeeping {
         }
         lastJournalTrim = System.nanoTime();
         try {
-            int deleted = journal.deleteOlderThan(c, Duration.ofMillis(activation.spec.getJournalRetention()));
+            int deleted = journal.deleteOlderThan(c, settings.journalRetention());
             if (deleted > 0) {
-                QueueActivation.LOG.fine(() -> "deleted " + deleted + " journal rows of " + activation.spec.getQueue());
+                QueueActivation.LOG.fine(() -> "deleted " + deleted + " journal rows of " + settings.queue());
             }
         } catch (SQLException e) {
             link.drop();
-            QueueActivation.log(Level.WARNING, "cannot trim the completion journal of " + activation.spec.getQueue()
+            QueueActivation.log(Level.WARNING, "cannot trim the completion journal of " + settings.queue()
                     + ": " + e.getMessage() + "; trying again in a minute", null);
         }
     }

@@ -17,6 +17,7 @@ import java.util.logging.Level;
 final class Poller implements Work {
 
     private final QueueActivation activation;
+    private final ActivationSettings settings;
     private Connection connection;
     private boolean outage;
     /**
@@ -37,6 +38,7 @@ final class Poller implements Work {
 
     Poller(QueueActivation activation) {
         this.activation = activation;
+        this.settings = activation.settings;
         this.housekeeping = new Housekeeping(activation, new Housekeeping.Link() {
             @Override
             public Connection open() throws SQLException {
@@ -69,14 +71,14 @@ final class Poller implements Work {
                 // waiting for the deployment to end, or for the application's first send
             }
         }
-        long idle = activation.spec.getPollInterval();
-        long retry = activation.spec.getPollInterval(); // after a failed poll: soon, then ever more rarely
+        long idle = settings.pollInterval();
+        long retry = settings.pollInterval(); // after a failed poll: soon, then ever more rarely
         boolean held = false; // the poller's back-off because the ready messages are held by others
         try {
             while (!activation.stopping()) {
                 if (activation.paused()) {
                     activation.monitor.pausedPoll();
-                    activation.pause(activation.spec.getMaxPollInterval()); // resume() wakes us
+                    activation.pause(settings.maxPollInterval()); // resume() wakes us
                     continue;
                 }
                 long backOff = activation.backOffRemaining();
@@ -90,7 +92,7 @@ final class Poller implements Work {
                         giveConnectionBack();
                     }
                     // A finishing delivery wakes us; the poll interval bounds the wait should a wake go astray.
-                    activation.pause(activation.spec.getPollInterval());
+                    activation.pause(settings.pollInterval());
                     continue;
                 }
                 long eventsAtPeek = activation.queueEvents();
@@ -102,10 +104,10 @@ final class Poller implements Work {
                     databaseDown(e);
                     // A lone failure (a connection the server closed) costs one poll interval, not the maximum.
                     activation.pause(retry);
-                    retry = Math.min(retry * 2, activation.spec.getMaxPollInterval());
+                    retry = Math.min(retry * 2, settings.maxPollInterval());
                     continue;
                 }
-                retry = activation.spec.getPollInterval();
+                retry = settings.pollInterval();
                 if (!ready || housekeeping.revealIsDue()) {
                     int revealed = housekeeping.revealDue();
                     if (revealed > 0) {
@@ -118,18 +120,18 @@ final class Poller implements Work {
                     activation.nothingReady();
                     if (held) {
                         held = false;
-                        idle = activation.spec.getPollInterval(); // the held spell was no idle queue
+                        idle = settings.pollInterval(); // the held spell was no idle queue
                     }
                     activation.deliveryFinishedWithoutStarting();
                     housekeeping.whileIdle();
                     activation.pause(idle);
-                    idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
+                    idle = Math.min(idle * 2, settings.maxPollInterval());
                     continue;
                 }
                 if (activation.readyMessagesHeld()) {
                     if (!held) {
                         held = true;
-                        QueueActivation.LOG.fine(() -> "the messages ready in " + activation.spec.getQueue()
+                        QueueActivation.LOG.fine(() -> "the messages ready in " + settings.queue()
                                 + " are held by other transactions; looking again as when idle until a take"
                                 + " finds messages");
                     }
@@ -140,11 +142,11 @@ final class Poller implements Work {
                     }
                     housekeeping.whileIdle();
                     waitWhileHeld(idle);
-                    idle = Math.min(idle * 2, activation.spec.getMaxPollInterval());
+                    idle = Math.min(idle * 2, settings.maxPollInterval());
                     continue;
                 }
                 held = false;
-                idle = activation.spec.getPollInterval();
+                idle = settings.pollInterval();
                 giveConnectionBack();
                 if (!start(eventsAtPeek, idle)) {
                     activation.deliveryFinishedWithoutStarting();
@@ -164,7 +166,7 @@ final class Poller implements Work {
             return true;
         } catch (WorkException e) {
             QueueActivation.log(Level.WARNING, "the work manager refused a delivery of "
-                    + activation.spec.getQueue() + "; retrying after " + idle + " ms", e);
+                    + settings.queue() + "; retrying after " + idle + " ms", e);
             return false;
         }
     }
@@ -197,7 +199,7 @@ final class Poller implements Work {
             activation.outcomes.settleLeftovers();
             if (outage) {
                 outage = false;
-                QueueActivation.LOG.info(() -> "the database of queue " + activation.spec.getQueue()
+                QueueActivation.LOG.info(() -> "the database of queue " + settings.queue()
                         + " is reachable again; delivering");
             }
             return ready;
@@ -211,8 +213,8 @@ final class Poller implements Work {
         activation.monitor.failed("cannot reach the database: " + e.getMessage());
         if (!outage) {
             outage = true;
-            QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + activation.spec.getQueue()
-                    + ": " + e.getMessage() + "; retrying, at least every " + activation.spec.getMaxPollInterval()
+            QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + settings.queue()
+                    + ": " + e.getMessage() + "; retrying, at least every " + settings.maxPollInterval()
                     + " ms, until it is back", null);
         }
     }

@@ -48,16 +48,13 @@ final class QueueActivation {
 
     final QueueResourceAdapter adapter;
     final MessageEndpointFactory factory;
-    final QueueActivationSpec spec;
+    /** The settings, read from the spec once, at activation. */
+    final ActivationSettings settings;
     final DeliveryConnections connections;
     final Method method;
     final boolean batch;
-    final boolean transacted;
-    final int claimSize;
-    /** attemptCounting=beforeDelivery: transacted deliveries lease first (see {@link Take}). */
-    final boolean countsBeforeDelivery;
-    /** orderedDelivery: one message of a key at a time, in the order sent. */
-    final boolean ordered;
+    /** How each delivery runs: chosen here once, from the bean's transaction attribute and attemptCounting. */
+    final DeliverySequence.Mode mode;
 
     private final WorkManager workManager;
     private final Semaphore slots;
@@ -81,8 +78,8 @@ final class QueueActivation {
     /** See {@link #readyMessagesHeld()}. */
     private volatile boolean readyMessagesHeld;
     private final EnqueueListener wakeOnEnqueue;
-    final ConsumerMonitor monitor = new ConsumerMonitor(this);
-    final DeliveryOutcomes outcomes = new DeliveryOutcomes(this);
+    final ConsumerMonitor monitor;
+    final DeliveryOutcomes outcomes;
     private ObjectName monitorName;
 
     QueueActivation(QueueResourceAdapter adapter, WorkManager workManager, MessageEndpointFactory factory,
@@ -90,14 +87,14 @@ final class QueueActivation {
         this.adapter = adapter;
         this.workManager = workManager;
         this.factory = factory;
-        this.spec = spec;
         this.connections = connections;
         Class<?> bean = factory.getEndpointClass();
         this.batch = bean != null && BatchQueueListener.class.isAssignableFrom(bean)
                 && !QueueListener.class.isAssignableFrom(bean);
         this.method = batch ? ON_MESSAGES : ON_MESSAGE;
+        boolean transacted;
         try {
-            this.transacted = factory.isDeliveryTransacted(method);
+            transacted = factory.isDeliveryTransacted(method);
         } catch (NoSuchMethodException e) {
             throw new jakarta.resource.ResourceException("the bean has no " + method, e);
         }
@@ -106,11 +103,13 @@ final class QueueActivation {
                     + " synchronization registry, which transacted delivery needs to learn how each delivery ended;"
                     + " give the bean bean-managed transactions (or NOT_SUPPORTED) for leased delivery instead");
         }
-        this.claimSize = batch ? spec.getBatchSize() : 1;
-        this.countsBeforeDelivery = QueueActivationSpec.BEFORE_DELIVERY.equals(spec.getAttemptCounting());
-        this.ordered = Boolean.TRUE.equals(spec.getOrderedDelivery());
-        this.slots = new Semaphore(spec.getMaxConcurrency());
-        TableName queue = TableName.parse(spec.getQueue());
+        this.settings = ActivationSettings.of(spec, batch);
+        this.mode = DeliverySequence.Mode.of(transacted,
+                QueueActivationSpec.BEFORE_DELIVERY.equals(spec.getAttemptCounting()));
+        this.slots = new Semaphore(settings.maxConcurrency());
+        TableName queue = TableName.parse(settings.queue());
+        this.monitor = new ConsumerMonitor(this); // once every field above is set
+        this.outcomes = new DeliveryOutcomes(this);
         this.wakeOnEnqueue = q -> {
             if (queue.toString().equals(q)) {
                 queueChanged();
@@ -132,11 +131,11 @@ final class QueueActivation {
         }
         Class<?> bean = factory.getEndpointClass();
         monitorName = PlatformMBeans.register(monitor, "Consumer", "database", connections.database(),
-                "queue", spec.getQueue(),
+                "queue", settings.queue(),
                 "name", bean == null ? "endpoint" : bean.getSimpleName());
         QueueMonitor.register(this);
-        LOG.info(() -> "activated " + (transacted ? "transacted " : "leased ") + (batch ? "batch " : "")
-                + "delivery to " + factory.getEndpointClass() + ": " + spec);
+        LOG.info(() -> "activated " + (mode == DeliverySequence.Mode.UNTRANSACTED ? "leased " : "transacted ")
+                + (batch ? "batch " : "") + "delivery to " + factory.getEndpointClass() + ": " + settings.description());
     }
 
     /**
@@ -161,10 +160,10 @@ final class QueueActivation {
         }
         connections.close(); // a delivery still running closes its connection when it ends
         if (running.get() > 0) {
-            LOG.warning(() -> running.get() + " deliveries of " + spec.getQueue() + " were still running after "
+            LOG.warning(() -> running.get() + " deliveries of " + settings.queue() + " were still running after "
                     + wait + " at deactivation");
         } else {
-            LOG.info(() -> "deactivated delivery of " + spec.getQueue());
+            LOG.info(() -> "deactivated delivery of " + settings.queue());
         }
     }
 
@@ -187,7 +186,7 @@ final class QueueActivation {
         boolean changed = this.paused != paused;
         this.paused = paused;
         if (changed) {
-            LOG.info(() -> (paused ? "paused" : "resumed") + " delivery of " + spec.getQueue() + " to "
+            LOG.info(() -> (paused ? "paused" : "resumed") + " delivery of " + settings.queue() + " to "
                     + factory.getEndpointClass());
             wake();
         }
@@ -254,10 +253,10 @@ final class QueueActivation {
         if (o != null) {
             return o.table();
         }
-        QueueTable t = new QueueTable(Dialect.of(c), spec.getQueue(),
-                spec.getDeadLetterQueue().isEmpty() ? null : spec.getDeadLetterQueue(), spec.retryPolicy());
-        CompletionJournal j = Boolean.TRUE.equals(spec.getJournal()) ? new CompletionJournal(t) : null;
-        if (spec.getCreateQueue()) {
+        QueueTable t = new QueueTable(Dialect.of(c), settings.queue(), settings.deadLetterQueue(),
+                settings.retryPolicy());
+        CompletionJournal j = settings.journal() ? new CompletionJournal(t) : null;
+        if (settings.createQueue()) {
             t.createIfMissing(c);
             if (j != null) {
                 j.createIfMissing(c);
@@ -265,15 +264,16 @@ final class QueueActivation {
         } else {
             t.checkExisting(c); // tables a DBA made: refused here if the database cannot use them
         }
-        if (spec.subscribes()) { // after its queue exists: a publish from now on writes into it
-            Topic topic = new Topic(t.dialect(), spec.getTopic());
-            if (spec.getCreateQueue()) {
+        ActivationSettings.Subscription subscription = settings.subscription();
+        if (subscription != null) { // after its queue exists: a publish from now on writes into it
+            Topic topic = new Topic(t.dialect(), subscription.topic());
+            if (settings.createQueue()) {
                 topic.createIfMissing(c);
             }
-            topic.subscribe(c, spec.getSubscriptionName(), spec.getSubscriptionFilter());
+            topic.subscribe(c, subscription.name(), subscription.filter());
         }
-        t = ordered ? t.inKeyOrder() : t;
-        t = spec.discardsExpired() ? t.discardingExpired() : t;
+        t = settings.ordered() ? t.inKeyOrder() : t;
+        t = settings.discardsExpired() ? t.discardingExpired() : t;
         open = new OpenQueue(t, j);
         return t;
     }
@@ -291,7 +291,7 @@ final class QueueActivation {
     QueueTable table() {
         OpenQueue o = open;
         if (o == null) {
-            throw new IllegalStateException("queue " + spec.getQueue() + " is not open yet: its poller has not"
+            throw new IllegalStateException("queue " + settings.queue() + " is not open yet: its poller has not"
                     + " reached the database");
         }
         return o.table();

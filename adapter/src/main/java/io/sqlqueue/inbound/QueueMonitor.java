@@ -13,6 +13,7 @@ import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Logger;
 import javax.management.ObjectName;
@@ -47,14 +48,14 @@ final class QueueMonitor implements QueueMXBean {
      * server are two beans, each reading and changing its own tables.
      */
     private static String key(QueueActivation activation) {
-        return activation.connections.database() + " " + activation.spec.getQueue();
+        return activation.connections.database() + " " + activation.settings.queue();
     }
 
     /** Counts {@code activation} among the queue's consumers; the first registers the queue's bean. */
     static void register(QueueActivation activation) {
         synchronized (BY_QUEUE) {
             QueueMonitor m = BY_QUEUE.computeIfAbsent(key(activation),
-                    k -> new QueueMonitor(activation.connections.database(), activation.spec.getQueue()));
+                    k -> new QueueMonitor(activation.connections.database(), activation.settings.queue()));
             m.consumers.add(activation);
             if (m.name == null) {
                 m.name = PlatformMBeans.register(m, "Queue", "database", m.database, "name", m.queue);
@@ -168,11 +169,12 @@ final class QueueMonitor implements QueueMXBean {
 
     @Override
     public boolean removeSubscription() {
-        QueueActivation subscriber = consumers.stream().filter(a -> a.spec.subscribes()).findFirst().orElse(null);
-        if (subscriber == null) {
+        ActivationSettings.Subscription subscribed = consumers.stream().map(a -> a.settings.subscription())
+                .filter(Objects::nonNull).findFirst().orElse(null);
+        if (subscribed == null) {
             return false;
         }
-        String topic = subscriber.spec.getTopic(), subscription = subscriber.spec.getSubscriptionName();
+        String topic = subscribed.topic(), subscription = subscribed.name();
         boolean removed = withTable((c, table) -> new Topic(table.dialect(), topic).unsubscribe(c, subscription));
         LOG.info(() -> "subscription " + subscription + " to topic " + topic + (removed ? " removed" : " was not there"));
         return removed;

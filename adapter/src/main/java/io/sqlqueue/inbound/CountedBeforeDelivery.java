@@ -1,0 +1,109 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.LeasedMessage;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * attemptCounting=beforeDelivery, the default for a transacted bean: the messages are leased in a
+ * committed transaction before the delivery begins, which counts the attempt, and deleted under
+ * that lease inside the bean's transaction. A delivery that never finishes (the server died in
+ * it) has been counted, and its messages come back when the lease runs out.
+ *
+ * <p>The committed lease is a transaction of its own or, in a backlog, the thread's previous
+ * delivery's ({@link ReadAhead}): each delivery commits once instead of twice. Not for ordered
+ * delivery, whose next message of a key waits for this one's commit.
+ */
+final class CountedBeforeDelivery implements DeliverySequence {
+
+    private final QueueActivation activation;
+    private final Delivery thread;
+    private final Leases leases;
+    private final ReadAhead readAhead;
+
+    CountedBeforeDelivery(QueueActivation activation, Delivery thread) {
+        this.activation = activation;
+        this.thread = thread;
+        this.leases = new Leases(activation);
+        this.readAhead = new ReadAhead(leases, activation.outcomes);
+    }
+
+    @Override
+    public boolean deliverNext(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
+            throws SQLException, ResourceException, NoSuchMethodException {
+        // claim: leased and counted by the previous delivery's committed transaction, or by one of its own
+        List<LeasedMessage> leased = readAhead.take();
+        if (leased == null) {
+            leased = leases.leaseCommitted(channel);
+        }
+        thread.took(leased != null);
+        if (leased == null) {
+            return false; // nothing ready
+        }
+        if (leased.isEmpty()) {
+            return true; // the lease found only rows for the dead-letter table
+        }
+        Instant claimedAt = Instant.now();
+        BeanTransaction transaction;
+        try {
+            transaction = BeanTransaction.begin(activation, endpoint, channel);
+        } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
+            activation.outcomes.giveBack(leased); // the bean never saw them
+            throw e;
+        }
+        if (transaction == null) {
+            activation.outcomes.giveBack(leased);
+            return false;
+        }
+        Fault fault = null;
+        List<LeasedMessage> taken = List.of();
+        List<QueueMessage> messages = List.of();
+        try { // deleted in the bean's transaction; a lease another consumer took over is theirs
+            taken = activation.table().ackAll(transaction.connection(), leased);
+            messages = taken.stream().map(LeasedMessage::message).toList();
+        } catch (Throwable t) {
+            fault = Fault.ofAdapter(t);
+        }
+        if (fault == null && !messages.isEmpty()) {
+            try {
+                Delivery.deliver(activation, endpoint, messages);
+            } catch (Throwable t) {
+                fault = Fault.ofBean(t);
+            }
+        }
+        if (fault == null && !messages.isEmpty() && transaction.active()) {
+            try { // record: in the transaction, the journal's rows and the thread's next lease
+                Connection c = transaction.connection();
+                activation.outcomes.journalCompleted(c, messages, claimedAt);
+                if (!activation.settings.ordered() && thread.goesOn()) {
+                    readAhead.lease(c);
+                }
+            } catch (Throwable t) {
+                fault = Fault.ofAdapter(t);
+            }
+        }
+        fault = transaction.end(fault);
+        readAhead.settled(fault == null);
+        return switch (transaction.settle(fault, messages.size())) {
+            case COMMITTED, NOTHING -> true;
+            case GIVE_BACK -> {
+                activation.outcomes.giveBack(leased);
+                yield false;
+            }
+            case COUNT_FAILURE -> {
+                activation.outcomes.failed(taken, fault.describe(), claimedAt);
+                yield true;
+            }
+        };
+    }
+
+    @Override
+    public void end() {
+        readAhead.giveBack();
+    }
+}
