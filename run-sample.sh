@@ -33,7 +33,7 @@ maven() {
   mvn -B -q "$@" > "$run/build.log" 2>&1 || { tail -30 "$run/build.log"; echo "failed: mvn $*; see $run/build.log"; exit 1; }
 }
 echo "building the adapter and the sample ..."
-maven -DskipTests install -pl adapter,ejb-sample -am
+maven -DskipTests package -pl adapter,ejb-sample -am  # into target/ only, nothing installed
 if [ ! -f "$run/payara-micro.jar" ]; then
   echo "fetching Payara Micro $micro_version ..."
   maven org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
@@ -91,15 +91,21 @@ while (( placed < count )); do
 done
 deadline=$(( $(date +%s) + 600 ))
 orders_done=
+# One line per bean, printed only when its figures changed: the ordered ledger drains after the queue.
+declare -A shown=()
+show_if_changed() { if [ "${shown[$1]:-}" != "$2" ]; then echo "$2"; shown[$1]=$2; fi; }
+ms() { LC_ALL=C printf '%.1f' "$(field "$1" "$s")"; }
 while :; do
   s=$(status)
   processed=$(( $(field processed "$s") - $(field processed "$before") ))
   dead=$(( $(field deadLettered "$s") - $(field deadLettered "$before") ))
   ledger=$(( $(field ledger "$s") - $(field ledger "$before") ))
   large=$(( $(field largeOrders "$s") - $(field largeOrders "$before") ))
-  echo "  processed $processed of $count, dead-lettered $dead, pending $(field pending "$s"), in flight" \
-    "$(field inFlight "$s"); enqueue->onMessage p50 $(field latencyP50Ms "$s") ms p99 $(field latencyP99Ms "$s") ms;" \
-    "ledger $ledger, large orders $large"
+  show_if_changed orders "  orders:       processed $processed of $count, dead-lettered $dead, pending $(field pending "$s"),"\
+" in flight $(field inFlight "$s"); enqueue->onMessage p50 $(ms latencyP50Ms) ms, p99 $(ms latencyP99Ms) ms"
+  show_if_changed ledger "  ledger:       $ledger of $count entries in order per customer, $(field ledgerPending "$s") waiting,"\
+" $(field ledgerOutOfOrder "$s") out of order"
+  show_if_changed large "  large orders: $large"
   if [ -z "$orders_done" ] && (( processed + dead >= count )); then orders_done=$(date +%s%N); fi
   if [ -n "$orders_done" ] && (( ledger >= count )) || (( $(date +%s) > deadline )); then break; fi
   sleep 1

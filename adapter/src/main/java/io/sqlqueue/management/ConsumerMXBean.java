@@ -4,67 +4,79 @@ package io.sqlqueue.management;
  * One message-driven bean's consumption of one queue (one activation), registered on the platform
  * MBean server as {@code io.sqlqueue:type=Consumer,database=<database>,queue=<queue>,name=<bean class>} while the bean
  * is deployed. Counts start at zero at activation. Latencies are over the last
- * {@link RecentDurations#CAPACITY} deliveries. Thread-safe.
+ * {@link RecentDurations#CAPACITY} deliveries. Thread-safe. Each attribute's {@link Description} is
+ * what JMX consoles and {@code /metrics} show for it.
  */
 public interface ConsumerMXBean {
 
+    /** The text of the six percentile attributes of enqueue to onMessage latency. */
+    String LATENCY = "Time from enqueue (by the database's clock) to the start of onMessage, first attempts and"
+            + " retries alike; a percentile over the last " + RecentDurations.CAPACITY + " deliveries";
+    String PROCESSING = "Time in onMessage (or onMessages); a percentile over the last " + RecentDurations.CAPACITY
+            + " deliveries";
+
+    @Description("The queue consumed")
     String getQueue();
 
-    /** The JNDI name of the server resource, or the JDBC URL without secrets. */
+    @Description("The database: the JNDI name of the server resource, or the JDBC URL without secrets")
     String getDatabase();
 
-    /** The message-driven bean's class. */
+    @Description("The message-driven bean's class")
     String getEndpoint();
 
-    /** Messages whose delivery transaction committed (leased: acknowledged). */
+    @Description("Messages whose delivery transaction committed (leased: acknowledged), since the activation")
     long getCommitted();
 
-    /** Messages whose delivery rolled back or threw (leased: given back); each is retried or dead-lettered. */
+    @Description("Deliveries that rolled back or threw (leased: gave the message back), since the activation;"
+            + " each message is retried or dead-lettered")
     long getRolledBack();
 
-    /** Messages this consumer moved to the dead-letter table after their last attempt. */
+    @Description("Messages this consumer moved to the dead-letter table after their last attempt, since the activation")
     long getDeadLettered();
 
-    /**
-     * Messages whose time to live had run out that this consumer removed instead of delivering
-     * (dead-lettered or discarded, as its {@code expiredMessages} says), by its claims and by its
-     * poller's expiry sweep.
-     */
+    /** Counted by its claims and by its poller's expiry sweep. */
+    @Description("Messages whose time to live had run out that this consumer dead-lettered or discarded"
+            + " (its expiredMessages) instead of delivering, since the activation")
     long getExpired();
 
-    /** Messages in the bean's hands right now. */
+    @Description("Messages in the bean's hands now")
     int getInFlight();
 
-    /** Looks at the queue by the idle poller. */
+    @Description("Looks at the queue by the idle poller, since the activation")
     long getPolls();
 
-    /** Looks that found nothing ready. */
+    @Description("Looks that found nothing ready, since the activation")
     long getEmptyPolls();
 
     /**
-     * Looks the poller did not take because the consumer was paused: each time its wait ends (the
-     * poll interval passed, or a send or a finished delivery woke it) while paused. Shows that a
-     * paused consumer's poller is alive and honouring the pause.
+     * Each time its wait ends (the poll interval passed, or a send or a finished delivery woke it)
+     * while paused: shows that a paused consumer's poller is alive and honouring the pause.
      */
+    @Description("Turns of the paused poller, each without a look at the queue, since the activation")
     long getPausedPolls();
 
-    /** From enqueue (the database's clock) to the start of onMessage, median in ms; first attempts and retries alike. */
+    @Description(LATENCY)
     double getLatencyP50Millis();
 
+    @Description(LATENCY)
     double getLatencyP95Millis();
 
+    @Description(LATENCY)
     double getLatencyP99Millis();
 
-    /** Time in onMessage (or onMessages), median in ms. */
+    @Description(PROCESSING)
     double getProcessingP50Millis();
 
+    @Description(PROCESSING)
     double getProcessingP95Millis();
 
+    @Description(PROCESSING)
     double getProcessingP99Millis();
 
-    /** The last failure: a delivery's exception, or why the database could not be reached; empty if none. */
+    @Description("The last failure: a delivery's exception, or why the database could not be reached; empty if none")
     String getLastError();
 
+    @Description("Whether the consumer is paused: it starts no delivery until resume()")
     boolean isPaused();
 
     /**

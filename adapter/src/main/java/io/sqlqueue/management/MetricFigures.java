@@ -9,75 +9,114 @@ import java.util.function.DoubleSupplier;
 import javax.management.ObjectName;
 
 /**
- * The numeric figures of one registered bean as Prometheus gauges: {@code sqlqueue_<type>_<figure>},
+ * The numeric figures of one registered bean for Prometheus: {@code sqlqueue_<type>_<figure>},
  * labelled with the bean name's key properties ({@code database}, {@code queue}, {@code consumer},
- * {@code bean_instance}). Durations in seconds, Prometheus' base unit; percentiles as one name with a
- * {@code quantile} label, as Prometheus summaries show them. The same names as
+ * {@code bean_instance}). Counts since activation are counters ({@code _total}), levels gauges;
+ * durations in seconds, Prometheus' base unit; percentiles as one gauge with a {@code quantile}
+ * label, as Prometheus summaries show them. The HELP text is the {@link Description} of the
+ * attribute a figure is read from. The same names, types and texts as
  * {@code docs/prometheus-jmx-exporter.yaml} gives them on WildFly, so one dashboard fits both.
  */
 final class MetricFigures {
 
-    /** One gauge: its name, its labels, and how to read it. */
-    record Figure(String name, Map<String, String> labels, DoubleSupplier value) {
+    /** How Prometheus is to take a figure. */
+    enum Type {
+        /** Only grows (a reset, as on a new activation, is taken as one by rate()). */
+        COUNTER,
+        /** Goes up and down. */
+        GAUGE
     }
 
+    /** One figure: its name, type, HELP text, labels, and how to read it. */
+    record Figure(String name, Type type, String help, Map<String, String> labels, DoubleSupplier value) {
+    }
+
+    private final Class<?> mxbean;
     private final Map<String, String> labels;
     private final List<Figure> figures = new ArrayList<>();
 
-    private MetricFigures(ObjectName name) {
+    private MetricFigures(ObjectName name, Class<?> mxbean) {
+        this.mxbean = mxbean;
         labels = labels(name);
     }
 
     /** The figures of {@code bean}, registered as {@code name}; none for a bean of another kind. */
     static List<Figure> of(ObjectName name, Object bean) {
-        MetricFigures f = new MetricFigures(name);
         if (bean instanceof QueueMXBean q) {
+            MetricFigures f = new MetricFigures(name, QueueMXBean.class);
             // -1: the database cannot be read; NaN leaves a gap in a graph instead of a dip below zero
-            f.add("sqlqueue_queue_ready", () -> known(q.getReady()));
-            f.add("sqlqueue_queue_delayed", () -> known(q.getDelayed()));
-            f.add("sqlqueue_queue_leased", () -> known(q.getLeased()));
-            f.add("sqlqueue_queue_dead_letters", () -> known(q.getDeadLettered()));
-            f.add("sqlqueue_queue_expired", () -> known(q.getExpired()));
-            f.add("sqlqueue_queue_oldest_ready_age_seconds", () -> q.getOldestReadyAgeMillis() / 1000.0);
-        } else if (bean instanceof ConsumerMXBean c) {
-            // counts since the activation: a redeployment starts them at zero, which rate() takes as a reset
-            f.add("sqlqueue_consumer_committed_total", c::getCommitted);
-            f.add("sqlqueue_consumer_rolled_back_total", c::getRolledBack);
-            f.add("sqlqueue_consumer_dead_lettered_total", c::getDeadLettered);
-            f.add("sqlqueue_consumer_expired_total", c::getExpired);
-            f.add("sqlqueue_consumer_polls_total", c::getPolls);
-            f.add("sqlqueue_consumer_empty_polls_total", c::getEmptyPolls);
-            f.add("sqlqueue_consumer_paused_polls_total", c::getPausedPolls);
-            f.add("sqlqueue_consumer_in_flight", c::getInFlight);
-            f.add("sqlqueue_consumer_paused", () -> c.isPaused() ? 1 : 0);
-            f.quantiles("sqlqueue_consumer_latency_seconds", c::getLatencyP50Millis, c::getLatencyP95Millis,
-                    c::getLatencyP99Millis);
-            f.quantiles("sqlqueue_consumer_processing_seconds", c::getProcessingP50Millis,
-                    c::getProcessingP95Millis, c::getProcessingP99Millis);
-        } else if (bean instanceof ProducerMXBean p) {
-            f.add("sqlqueue_producer_sent_total", p::getSent);
-            f.add("sqlqueue_producer_errors_total", p::getErrors);
-            f.quantiles("sqlqueue_producer_send_seconds", p::getSendP50Millis, p::getSendP95Millis,
-                    p::getSendP99Millis);
+            f.gauge("sqlqueue_queue_ready", "Ready", () -> known(q.getReady()));
+            f.gauge("sqlqueue_queue_delayed", "Delayed", () -> known(q.getDelayed()));
+            f.gauge("sqlqueue_queue_leased", "Leased", () -> known(q.getLeased()));
+            f.gauge("sqlqueue_queue_dead_letters", "DeadLettered", () -> known(q.getDeadLettered()));
+            f.gauge("sqlqueue_queue_expired", "Expired", () -> known(q.getExpired()));
+            f.gauge("sqlqueue_queue_oldest_ready_age_seconds", "OldestReadyAgeMillis",
+                    () -> q.getOldestReadyAgeMillis() / 1000.0);
+            return f.all();
         }
-        return Collections.unmodifiableList(f.figures);
+        if (bean instanceof ConsumerMXBean c) {
+            MetricFigures f = new MetricFigures(name, ConsumerMXBean.class);
+            // counts since the activation: a redeployment starts them at zero, which rate() takes as a reset
+            f.counter("sqlqueue_consumer_committed_total", "Committed", c::getCommitted);
+            f.counter("sqlqueue_consumer_rolled_back_total", "RolledBack", c::getRolledBack);
+            f.counter("sqlqueue_consumer_dead_lettered_total", "DeadLettered", c::getDeadLettered);
+            f.counter("sqlqueue_consumer_expired_total", "Expired", c::getExpired);
+            f.counter("sqlqueue_consumer_polls_total", "Polls", c::getPolls);
+            f.counter("sqlqueue_consumer_empty_polls_total", "EmptyPolls", c::getEmptyPolls);
+            f.counter("sqlqueue_consumer_paused_polls_total", "PausedPolls", c::getPausedPolls);
+            f.gauge("sqlqueue_consumer_in_flight", "InFlight", c::getInFlight);
+            f.gauge("sqlqueue_consumer_paused", "Paused", () -> c.isPaused() ? 1 : 0);
+            f.quantiles("sqlqueue_consumer_latency_seconds", "Latency", c::getLatencyP50Millis,
+                    c::getLatencyP95Millis, c::getLatencyP99Millis);
+            f.quantiles("sqlqueue_consumer_processing_seconds", "Processing", c::getProcessingP50Millis,
+                    c::getProcessingP95Millis, c::getProcessingP99Millis);
+            return f.all();
+        }
+        if (bean instanceof ProducerMXBean p) {
+            MetricFigures f = new MetricFigures(name, ProducerMXBean.class);
+            f.counter("sqlqueue_producer_sent_total", "Sent", p::getSent);
+            f.counter("sqlqueue_producer_errors_total", "Errors", p::getErrors);
+            f.quantiles("sqlqueue_producer_send_seconds", "Send", p::getSendP50Millis, p::getSendP95Millis,
+                    p::getSendP99Millis);
+            return f.all();
+        }
+        return List.of();
     }
 
-    private void add(String metric, DoubleSupplier value) {
-        figures.add(new Figure(metric, labels, value));
+    private List<Figure> all() {
+        return Collections.unmodifiableList(figures);
     }
 
-    private void quantiles(String metric, DoubleSupplier p50Millis, DoubleSupplier p95Millis, DoubleSupplier p99Millis) {
-        quantile(metric, "0.5", p50Millis);
-        quantile(metric, "0.95", p95Millis);
-        quantile(metric, "0.99", p99Millis);
+    private void counter(String metric, String attribute, DoubleSupplier value) {
+        figures.add(new Figure(metric, Type.COUNTER, help(attribute), labels, value));
     }
 
-    private void quantile(String metric, String quantile, DoubleSupplier millis) {
+    private void gauge(String metric, String attribute, DoubleSupplier value) {
+        figures.add(new Figure(metric, Type.GAUGE, help(attribute), labels, value));
+    }
+
+    /** {@code <attribute>P50Millis}, {@code P95Millis} and {@code P99Millis} as one gauge in seconds. */
+    private void quantiles(String metric, String attribute, DoubleSupplier p50Millis, DoubleSupplier p95Millis,
+            DoubleSupplier p99Millis) {
+        String help = help(attribute + "P50Millis");
+        quantile(metric, help, "0.5", p50Millis);
+        quantile(metric, help, "0.95", p95Millis);
+        quantile(metric, help, "0.99", p99Millis);
+    }
+
+    private void quantile(String metric, String help, String quantile, DoubleSupplier millis) {
         Map<String, String> withQuantile = new LinkedHashMap<>(labels);
         withQuantile.put("quantile", quantile);
-        figures.add(new Figure(metric, Collections.unmodifiableMap(withQuantile),
+        figures.add(new Figure(metric, Type.GAUGE, help, Collections.unmodifiableMap(withQuantile),
                 () -> millis.getAsDouble() / 1000.0));
+    }
+
+    private String help(String attribute) {
+        String help = AttributeDescriptions.of(mxbean, attribute);
+        if (help == null) {
+            throw new IllegalStateException(mxbean.getSimpleName() + "." + attribute + " has no @Description");
+        }
+        return help;
     }
 
     private static double known(long count) {

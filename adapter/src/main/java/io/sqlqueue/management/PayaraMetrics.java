@@ -4,20 +4,23 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.management.ObjectName;
 
 /**
- * Mirrors the adapter's beans into Payara's MicroProfile Metrics as gauges of the scope
- * {@value #SCOPE}, so that Payara's {@code /metrics} shows them in Prometheus text
- * ({@link MetricFigures} names them); nothing happens on a server without it (WildFly).
+ * Mirrors the adapter's beans into Payara's MicroProfile Metrics in the scope {@value #SCOPE}, so
+ * that Payara's {@code /metrics} shows them in Prometheus text ({@link MetricFigures} names and types
+ * them, its HELP text in the metadata); nothing happens on a server without it (WildFly).
  * <p>
  * Why this way: Payara maps JMX attributes into {@code /metrics} only through a domain-wide
  * {@code config/metrics.xml}, and while that file exists its metrics sniffer claims every archive
@@ -25,6 +28,10 @@ import javax.management.ObjectName;
  * which an adapter is not. So the registry comes from Payara's metrics service, by reflection: no
  * compile-time dependency, and a failure is logged once and never reaches delivery. The server's
  * own registries of scope base and vendor are rebuilt at every scrape; a scope of our own is not.
+ * <p>
+ * A counter whose value is read from the bean: MicroProfile Metrics 5's API makes counters only
+ * to be incremented, so it is a {@code Counter} of our own (a proxy reading the bean) handed to
+ * Payara's registry's {@code register}, which its Prometheus output writes as {@code counter}.
  */
 final class PayaraMetrics {
 
@@ -42,25 +49,27 @@ final class PayaraMetrics {
 
     /** Registers the figures of {@code bean}, registered on the platform MBean server as {@code name}. */
     static void add(ObjectName name, Object bean) {
-        List<MetricFigures.Figure> figures = MetricFigures.of(name, bean);
-        if (figures.isEmpty()) {
-            return;
-        }
+        Registry registry = null;
+        List<Object> ids = new ArrayList<>();
         try {
-            Registry registry = Registry.find();
+            List<MetricFigures.Figure> figures = MetricFigures.of(name, bean);
+            registry = figures.isEmpty() ? null : Registry.find();
             if (registry == null) {
                 return;
             }
-            List<Object> ids = new ArrayList<>();
             for (MetricFigures.Figure f : figures) {
-                ids.add(registry.gauge(f));
-            }
-            synchronized (REGISTERED) {
-                REGISTERED.put(name, new Registered(registry, ids));
+                ids.add(registry.register(f));
             }
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             tellOnce(Level.WARNING, "cannot register the adapter's figures with Payara's MicroProfile Metrics;"
                     + " JMX still has them: " + e, e);
+        } finally {
+            // what did register goes with the bean, even when a later figure failed
+            if (!ids.isEmpty()) {
+                synchronized (REGISTERED) {
+                    REGISTERED.put(name, new Registered(registry, ids));
+                }
+            }
         }
     }
 
@@ -92,7 +101,12 @@ final class PayaraMetrics {
     private static final class Registry {
 
         private final Object registry;
+        private final ClassLoader loader;
         private final Method gauge;
+        /** Payara's own {@code register(Metadata, String type, Metric, Tag...)}; null where it has none. */
+        private final Method register;
+        private final Class<?> counterClass;
+        private final Method metadataBuilder;
         private final Method remove;
         private final Constructor<?> tag;
         private final Constructor<?> metricId;
@@ -100,14 +114,31 @@ final class PayaraMetrics {
 
         private Registry(Object registry, ClassLoader loader) throws ReflectiveOperationException {
             this.registry = registry;
-            Class<?> registryClass = Class.forName("org.eclipse.microprofile.metrics.MetricRegistry", true, loader);
-            tagClass = Class.forName("org.eclipse.microprofile.metrics.Tag", true, loader);
+            this.loader = loader;
+            Class<?> registryClass = api("MetricRegistry");
+            tagClass = api("Tag");
             Class<?> tags = Array.newInstance(tagClass, 0).getClass();
-            gauge = registryClass.getMethod("gauge", String.class, Object.class, Function.class, tags);
-            Class<?> idClass = Class.forName("org.eclipse.microprofile.metrics.MetricID", true, loader);
+            Class<?> metadataClass = api("Metadata");
+            metadataBuilder = metadataClass.getMethod("builder");
+            gauge = registryClass.getMethod("gauge", metadataClass, Supplier.class, tags);
+            counterClass = api("Counter");
+            register = publicMethodOrNull(registry.getClass(), "register", metadataClass, String.class, api("Metric"), tags);
+            Class<?> idClass = api("MetricID");
             remove = registryClass.getMethod("remove", idClass);
             tag = tagClass.getConstructor(String.class, String.class);
             metricId = idClass.getConstructor(String.class, tags);
+        }
+
+        private Class<?> api(String simpleName) throws ClassNotFoundException {
+            return Class.forName("org.eclipse.microprofile.metrics." + simpleName, true, loader);
+        }
+
+        private static Method publicMethodOrNull(Class<?> type, String name, Class<?>... parameters) {
+            try {
+                return type.getMethod(name, parameters);
+            } catch (NoSuchMethodException e) {
+                return null;
+            }
         }
 
         /**
@@ -141,19 +172,58 @@ final class PayaraMetrics {
             return new Registry(registry, loader);
         }
 
-        /** Registers {@code f} and returns its MetricID. */
-        Object gauge(MetricFigures.Figure f) throws ReflectiveOperationException {
+        /** Registers {@code f} as its type says and returns its MetricID. */
+        Object register(MetricFigures.Figure f) throws ReflectiveOperationException {
             Object tags = tags(f.labels());
-            // a figure that cannot be read shows as NaN: an exception here would fail the whole scrape
-            Function<Object, Double> read = ignored -> {
-                try {
-                    return f.value().getAsDouble();
-                } catch (RuntimeException e) {
-                    return Double.NaN;
+            Object metadata = metadata(f);
+            if (f.type() == MetricFigures.Type.COUNTER && register != null) {
+                call(register, metadata, counterClass.getName(), counter(f.value()), tags);
+            } else {
+                if (f.type() == MetricFigures.Type.COUNTER) {
+                    tellOnce(Level.INFO, "this Payara's metrics registry takes no counter of ours: counts are typed gauge", null);
                 }
-            };
-            call(gauge, f.name(), this, read, tags);
+                // a figure that cannot be read shows as NaN: an exception here would fail the whole scrape
+                Supplier<Double> read = () -> {
+                    try {
+                        return f.value().getAsDouble();
+                    } catch (RuntimeException e) {
+                        return Double.NaN;
+                    }
+                };
+                call(gauge, metadata, read, tags);
+            }
             return metricId.newInstance(f.name(), tags);
+        }
+
+        private Object metadata(MetricFigures.Figure f) throws ReflectiveOperationException {
+            Object builder = metadataBuilder.invoke(null);
+            Class<?> builderClass = builder.getClass();
+            builderClass.getMethod("withName", String.class).invoke(builder, f.name());
+            builderClass.getMethod("withDescription", String.class).invoke(builder, f.help());
+            return builderClass.getMethod("build").invoke(builder);
+        }
+
+        /**
+         * A MicroProfile {@code Counter} whose count is read from the bean; it cannot be incremented.
+         * Should a read fail, it repeats the last count: a drop would read as a reset.
+         */
+        private Object counter(DoubleSupplier value) {
+            AtomicLong last = new AtomicLong();
+            return Proxy.newProxyInstance(loader, new Class<?>[] {counterClass}, (proxy, method, args) ->
+                    switch (method.getName()) {
+                        case "getCount" -> {
+                            try {
+                                last.set((long) value.getAsDouble());
+                            } catch (RuntimeException e) {
+                                LOG.log(Level.FINE, "cannot read a count for /metrics", e);
+                            }
+                            yield last.get();
+                        }
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        case "toString" -> "Counter(" + last.get() + ")";
+                        default -> throw new UnsupportedOperationException("the adapter counts; " + method.getName());
+                    });
         }
 
         void remove(Object id) throws ReflectiveOperationException {

@@ -38,7 +38,7 @@ public final class PlatformMBeans {
             for (int instance = 1; instance < 100; instance++) {
                 ObjectName candidate = new ObjectName(instance == 1 ? name.toString() : name + ",instance=" + instance);
                 if (!server.isRegistered(candidate)) {
-                    ObjectName registered = server.registerMBean(bean, candidate).getObjectName();
+                    ObjectName registered = server.registerMBean(DescribedMXBean.of(bean), candidate).getObjectName();
                     PayaraMetrics.add(registered, bean);
                     return registered;
                 }

@@ -5,26 +5,33 @@ package io.sqlqueue.management;
  * (its {@code dataSourceJndiName}, or its JDBC URL without secrets) while the factory has open
  * connections in the server's pool: from the first connection until the pool is emptied, as on
  * undeploy. Counts survive that. Latencies are over the last {@link RecentDurations#CAPACITY}
- * sends. Thread-safe.
+ * sends. Thread-safe. Each attribute's {@link Description} is what JMX consoles and
+ * {@code /metrics} show for it.
  */
 public interface ProducerMXBean {
 
-    /** Where the factory sends to: its dataSourceJndiName or JDBC URL. */
+    /** The text of the three percentile attributes of a send's duration. */
+    String SEND = "Time of one send call (a message or a batch); a percentile over the last "
+            + RecentDurations.CAPACITY + " sends";
+
+    @Description("Where the factory sends to: its dataSourceJndiName or JDBC URL")
     String getFactory();
 
-    /** Messages sent; whether their transactions committed is not known here. */
+    @Description("Messages sent by the factory; whether their transactions committed is not known here")
     long getSent();
 
-    /** Sends that failed with a {@code QueueException}. */
+    @Description("Sends that failed with a QueueException")
     long getErrors();
 
-    /** Time of one send call (a message or a batch), median in ms. */
+    @Description(SEND)
     double getSendP50Millis();
 
+    @Description(SEND)
     double getSendP95Millis();
 
+    @Description(SEND)
     double getSendP99Millis();
 
-    /** The last send failure; empty if none. */
+    @Description("The last send failure; empty if none")
     String getLastError();
 }

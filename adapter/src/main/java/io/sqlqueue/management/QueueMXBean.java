@@ -5,35 +5,36 @@ package io.sqlqueue.management;
  * {@code io.sqlqueue:type=Queue,database=<database>,name=<queue>} while some bean consumes it (the
  * database as the consumers reach it: the JNDI name of a server resource, or the JDBC URL without
  * secrets; same-named queues of two databases are two beans). The figures are read from the database at most once a second
- * however often they are asked for, so a console polling them does not load the database.
+ * however often they are asked for, so a console polling them does not load the database. Each
+ * attribute's {@link Description} is what JMX consoles and {@code /metrics} show for it.
  */
 public interface QueueMXBean {
 
+    @Description("The queue's name")
     String getName();
 
-    /** The JNDI name of the server resource, or the JDBC URL without secrets. */
+    @Description("The database: the JNDI name of the server resource, or the JDBC URL without secrets")
     String getDatabase();
 
-    /** Messages visible now (including expired leases); -1 while the database cannot be read. */
+    /** -1 while the database cannot be read, as the other counts. */
+    @Description("Messages visible now, expired leases included")
     long getReady();
 
-    /** Messages not yet visible: delayed at enqueue or waiting out a retry back-off. */
+    @Description("Messages not yet visible: delayed at enqueue or waiting out a retry back-off")
     long getDelayed();
 
-    /** Messages claimed under a lease that has not run out. */
+    @Description("Messages claimed under a lease that has not run out")
     long getLeased();
 
-    /** Rows in the dead-letter table. */
+    @Description("Rows in the dead-letter table")
     long getDeadLettered();
 
-    /**
-     * Messages whose time to live has run out, still in the queue table (and counted in ready,
-     * delayed or leased) until a consumer comes across them or its poller's expiry sweep, at most
-     * 30 s later, removes them.
-     */
+    /** The poller's expiry sweep removes them at most 30 s later. */
+    @Description("Messages whose time to live has run out, still in the queue table (and counted in ready,"
+            + " delayed or leased) until a consumer or its poller's expiry sweep removes them")
     long getExpired();
 
-    /** How long the oldest ready message has waited, in ms; 0 when none is ready. */
+    @Description("How long the oldest ready message has waited; 0 when none is ready")
     long getOldestReadyAgeMillis();
 
     /**

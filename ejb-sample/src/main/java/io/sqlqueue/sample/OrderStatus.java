@@ -2,6 +2,7 @@ package io.sqlqueue.sample;
 
 import io.sqlqueue.engine.QueueStats;
 import io.sqlqueue.engine.QueueTable;
+import io.sqlqueue.engine.Topic;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -19,7 +20,8 @@ import javax.sql.DataSource;
 
 /**
  * Counts what the sample did, from the tables themselves (orders, processed orders, the ledger of
- * order events with its entries out of order, the large orders noted), and what the adapter's
+ * order events with its entries out of order and the events still waiting in its subscription's
+ * queue, the large orders noted), and what the adapter's
  * management bean for the sample's consumer reports (the figures an operator sees in JConsole).
  */
 @Stateless
@@ -53,15 +55,23 @@ public class OrderStatus {
                 large = rs.getLong(6);
             }
             QueueStats stats = QueueTable.open(c, SampleDatabase.QUEUE).stats(c);
+            QueueStats ledgerQueue = QueueTable.open(c, Topic.queueOf(SampleDatabase.EVENTS_TOPIC,
+                    SampleDatabase.LEDGER_SUBSCRIPTION).toString()).stats(c);
             return "{\"sent\":" + sent + ",\"processed\":" + distinct + ",\"duplicates\":" + (processed - distinct)
-                    + ",\"pending\":" + (stats.ready() + stats.delayed() + stats.leased())
+                    + ",\"pending\":" + pending(stats)
                     + ",\"deadLettered\":" + stats.deadLettered()
                     + ",\"oldestReadyMillis\":" + stats.oldestReadyAge().toMillis()
-                    + ",\"ledger\":" + ledger + ",\"ledgerOutOfOrder\":" + outOfOrder + ",\"largeOrders\":" + large
+                    + ",\"ledger\":" + ledger + ",\"ledgerPending\":" + pending(ledgerQueue)
+                    + ",\"ledgerOutOfOrder\":" + outOfOrder + ",\"largeOrders\":" + large
                     + consumer + "}";
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the sample's counts: " + e.getMessage(), e);
         }
+    }
+
+    /** Messages in a queue's table: ready, delayed and leased. */
+    private static long pending(QueueStats stats) {
+        return stats.ready() + stats.delayed() + stats.leased();
     }
 
     /** The Consumer bean's figures as more JSON members; none while the bean is not activated. */

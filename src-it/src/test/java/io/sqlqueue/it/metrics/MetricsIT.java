@@ -14,8 +14,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -29,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The adapter's figures in Payara Micro's MicroProfile Metrics endpoint, scraped as Prometheus
  * does after a known load (fine messages, poison ones that are dead-lettered, delayed ones that
- * stay), equal to what the tables show: committed deliveries, dead letters, queue depth, sends.
+ * stay), equal to what the tables show: committed deliveries, dead letters, queue depth, sends;
+ * and every family with the Prometheus type it is (counts: counter, levels: gauge) and a HELP text.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -42,6 +43,21 @@ class MetricsIT {
     private static final int POISON = 6;
     private static final int DELAYED = 3;
     private static final Map<String, String> QUEUE = Map.of("queue", MetricsLoad.QUEUE);
+    /** Every family the adapter adds to /metrics, by its Prometheus type. */
+    private static final Map<String, String> FAMILIES = Map.ofEntries(
+            Map.entry("sqlqueue_queue_ready", "gauge"), Map.entry("sqlqueue_queue_delayed", "gauge"),
+            Map.entry("sqlqueue_queue_leased", "gauge"), Map.entry("sqlqueue_queue_dead_letters", "gauge"),
+            Map.entry("sqlqueue_queue_expired", "gauge"), Map.entry("sqlqueue_queue_oldest_ready_age_seconds", "gauge"),
+            Map.entry("sqlqueue_consumer_committed_total", "counter"),
+            Map.entry("sqlqueue_consumer_rolled_back_total", "counter"),
+            Map.entry("sqlqueue_consumer_dead_lettered_total", "counter"),
+            Map.entry("sqlqueue_consumer_expired_total", "counter"), Map.entry("sqlqueue_consumer_polls_total", "counter"),
+            Map.entry("sqlqueue_consumer_empty_polls_total", "counter"),
+            Map.entry("sqlqueue_consumer_paused_polls_total", "counter"),
+            Map.entry("sqlqueue_consumer_in_flight", "gauge"), Map.entry("sqlqueue_consumer_paused", "gauge"),
+            Map.entry("sqlqueue_consumer_latency_seconds", "gauge"), Map.entry("sqlqueue_consumer_processing_seconds", "gauge"),
+            Map.entry("sqlqueue_producer_sent_total", "counter"), Map.entry("sqlqueue_producer_errors_total", "counter"),
+            Map.entry("sqlqueue_producer_send_seconds", "gauge"));
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -133,10 +149,16 @@ class MetricsIT {
         assertTrue(p50 >= 0 && p50 <= p99 && p99 < PATIENCE.toSeconds(), "latency p50 " + p50 + " s, p99 " + p99 + " s");
         double sendP99 = m.value("sqlqueue_producer_send_seconds", Map.of("database", MetricsLoad.DS, "quantile", "0.99"));
         assertTrue(sendP99 > 0 && sendP99 < PATIENCE.toSeconds(), "send p99 " + sendP99 + " s");
-        for (String name : List.of("sqlqueue_queue_leased", "sqlqueue_queue_expired", "sqlqueue_queue_oldest_ready_age_seconds",
-                "sqlqueue_consumer_expired_total", "sqlqueue_consumer_polls_total", "sqlqueue_consumer_empty_polls_total",
-                "sqlqueue_consumer_paused_polls_total", "sqlqueue_consumer_paused", "sqlqueue_consumer_processing_seconds")) {
+        // every family typed as Prometheus expects (counts since activation: counter; levels: gauge), with HELP
+        for (Map.Entry<String, String> family : FAMILIES.entrySet()) {
+            String name = family.getKey();
             assertTrue(m.names().contains(name), name + " is scraped too: " + m.names());
+            assertEquals(family.getValue(), m.type(name), "the TYPE of " + name);
+            assertTrue(m.help(name) != null && !m.help(name).isBlank(), "a HELP text for " + name + ": " + m.help(name));
         }
+        assertEquals(FAMILIES.keySet(), m.names().stream().filter(n -> n.startsWith("sqlqueue_"))
+                .collect(Collectors.toSet()), "the adapter's families, no more");
+        assertTrue(m.help("sqlqueue_consumer_committed_total").startsWith("Messages whose delivery transaction committed"),
+                "the HELP is the Committed attribute's description: " + m.help("sqlqueue_consumer_committed_total"));
     }
 }

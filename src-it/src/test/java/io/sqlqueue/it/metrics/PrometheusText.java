@@ -1,27 +1,36 @@
 package io.sqlqueue.it.metrics;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A scrape in the Prometheus text format, read as samples: name, labels, value. */
+/** A scrape in the Prometheus text format, read as samples (name, labels, value) and each family's TYPE and HELP. */
 final class PrometheusText {
 
     record Sample(String name, Map<String, String> labels, double value) {
     }
 
     private static final Pattern LINE = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)");
+    private static final Pattern META = Pattern.compile("# (TYPE|HELP) ([a-zA-Z_:][a-zA-Z0-9_:]*) ?(.*)");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
 
     private final List<Sample> samples = new ArrayList<>();
+    private final Map<String, String> types = new HashMap<>();
+    private final Map<String, String> helps = new HashMap<>();
     private final String text;
 
     PrometheusText(String text) {
         this.text = text;
         for (String line : text.split("\n")) {
+            Matcher meta = META.matcher(line);
+            if (meta.matches()) {
+                (meta.group(1).equals("TYPE") ? types : helps).put(meta.group(2), meta.group(3).trim());
+                continue;
+            }
             Matcher m = LINE.matcher(line.trim());
             if (line.startsWith("#") || !m.matches()) {
                 continue;
@@ -57,6 +66,16 @@ final class PrometheusText {
             throw new AssertionError(name + labels + " is " + value + ", not a count");
         }
         return (long) value;
+    }
+
+    /** The {@code # TYPE} of the family {@code name}, or null if none is given. */
+    String type(String name) {
+        return types.get(name);
+    }
+
+    /** The {@code # HELP} text of the family {@code name}, or null if none is given. */
+    String help(String name) {
+        return helps.get(name);
     }
 
     /** The names of all samples, each once, in scrape order. */
