@@ -1,6 +1,5 @@
 package io.sqlqueue;
 
-import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.DriverRegistrations;
 import io.sqlqueue.inbound.Activations;
 import io.sqlqueue.inbound.EnqueueListener;
@@ -67,7 +66,7 @@ public class QueueResourceAdapter implements ResourceAdapter {
         this.context = context;
         DriverRegistrations.acquire();
         LOG.info(() -> "SQL queue resource adapter started" + (jdbcUrl.isEmpty() ? ""
-                : ": default database " + DriverDataSources.withoutSecrets(jdbcUrl) + " as user '" + user + "'"));
+                : ": default database " + DatabaseLogin.of(jdbcUrl, user, password, null)));
     }
 
     @Override

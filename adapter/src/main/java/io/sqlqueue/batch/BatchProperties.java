@@ -1,6 +1,6 @@
 package io.sqlqueue.batch;
 
-import javax.naming.InitialContext;
+import io.sqlqueue.JndiLookup;
 import javax.naming.NamingException;
 
 /**
@@ -52,16 +52,11 @@ final class BatchProperties {
 
     /** The object bound at the JNDI name in property {@code name}, of type {@code type}. */
     <T> T lookup(String name, String jndiName, Class<T> type) {
-        Object found;
         try {
-            found = InitialContext.doLookup(jndiName);
+            return JndiLookup.find("batch property " + name, jndiName, type);
         } catch (NamingException e) {
-            throw invalid(name, jndiName, "names nothing in JNDI (" + e.getMessage() + ")");
+            throw new IllegalArgumentException(artifact + ": " + e.getMessage(), e);
         }
-        if (!type.isInstance(found)) {
-            throw invalid(name, jndiName, "must name a " + type.getName() + ", not a " + found.getClass().getName());
-        }
-        return type.cast(found);
     }
 
     IllegalArgumentException invalid(String name, String value, String problem) {

@@ -1,7 +1,7 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.DatabaseLogin;
 import io.sqlqueue.QueueResourceAdapter;
-import io.sqlqueue.engine.DriverDataSources;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -35,15 +35,7 @@ public final class Activations {
     /** The XA connections lent to the server for recovery, each with its own idle connections; closed at stop. */
     private final List<AutoCloseable> recoveryConnections = new CopyOnWriteArrayList<>();
     /** The adapter's own connections, per database and login, while an activation uses them. */
-    private final Map<Login, OwnConnections> ownConnections = new HashMap<>();
-
-    /** A database and login; never logged (it holds the password). */
-    private record Login(String url, String user, String password) {
-        @Override
-        public String toString() {
-            return DriverDataSources.withoutSecrets(url) + " as " + user;
-        }
-    }
+    private final Map<DatabaseLogin, ConnectionPool> pools = new HashMap<>();
 
     /** An activation's identity: the endpoint factory and the spec (which keeps identity equality). */
     private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
@@ -137,23 +129,22 @@ public final class Activations {
             }
         }
         recoveryConnections.clear(); // (the stopped activations took their enqueue listeners away)
-        synchronized (ownConnections) { // none left unless an activation failed to give them back
-            ownConnections.values().forEach(OwnConnections::close);
-            ownConnections.clear();
+        synchronized (pools) { // none left unless an activation failed to give them back
+            pools.values().forEach(ConnectionPool::close);
+            pools.clear();
         }
     }
 
     /**
      * The own connections to this database and login, shared with the other activations that use
      * them, with room for an activation of {@code maxConcurrency} deliveries; give them back with
-     * {@link #releaseOwnConnections}.
+     * {@link #releaseConnectionPool}.
      *
      * @throws IllegalArgumentException when the URL names no supported database
      */
-    OwnConnections ownConnections(String url, String user, String password, int maxConcurrency) {
-        synchronized (ownConnections) {
-            OwnConnections own = ownConnections.computeIfAbsent(new Login(url, user, password),
-                    login -> new OwnConnections(url, user, password));
+    ConnectionPool connectionPool(DatabaseLogin login, int maxConcurrency) {
+        synchronized (pools) {
+            ConnectionPool own = pools.computeIfAbsent(login, ConnectionPool::new);
             own.users++;
             own.resize(maxConcurrency, +1);
             return own;
@@ -161,11 +152,11 @@ public final class Activations {
     }
 
     /** An activation of {@code maxConcurrency} deliveries stopped using {@code own}; the last one closes them. */
-    void releaseOwnConnections(OwnConnections own, int maxConcurrency) {
-        synchronized (ownConnections) {
+    void releaseConnectionPool(ConnectionPool own, int maxConcurrency) {
+        synchronized (pools) {
             own.resize(maxConcurrency, -1);
             if (--own.users == 0) {
-                ownConnections.values().remove(own);
+                pools.values().remove(own);
                 own.close();
             }
         }

@@ -1,14 +1,13 @@
 package io.sqlqueue.inbound;
 
-import io.sqlqueue.QueueResourceAdapter;
-import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.DatabaseLogin;
+import io.sqlqueue.JndiLookup;
 import jakarta.resource.ResourceException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
 import javax.transaction.xa.XAResource;
@@ -25,7 +24,7 @@ import javax.transaction.xa.XAResource;
  * returned before {@code afterDelivery}; the endpoint gets no XAResource of ours.
  * </ul>
  * The first two share the adapter's idle connections to the same database and login
- * ({@link OwnConnections}) until {@link #close()}.
+ * ({@link ConnectionPool}) until {@link #close()}.
  */
 abstract class DeliveryConnections {
 
@@ -76,57 +75,44 @@ abstract class DeliveryConnections {
     }
 
     static DeliveryConnections of(QueueActivationSpec spec, Activations activations) throws ResourceException {
-        QueueResourceAdapter ra = activations.adapter();
         if (!spec.getDataSourceJndiName().isEmpty()) {
             return new ServerResource(spec.getDataSourceJndiName());
         }
-        String url = first(spec.getJdbcUrl(), ra.getJdbcUrl());
-        String user = first(spec.getUser(), ra.getUser());
-        String password = first(spec.getPassword(), ra.getPassword());
-        if (url.isEmpty()) {
+        DatabaseLogin login = DatabaseLogin.of(spec.getJdbcUrl(), spec.getUser(), spec.getPassword(),
+                activations.adapter());
+        if (!login.hasUrl()) {
             throw new jakarta.resource.spi.InvalidPropertyException("activation property jdbcUrl is empty and so is"
                     + " the resource adapter's: set one of them, or dataSourceJndiName");
         }
         try {
-            String database = DriverDataSources.withoutSecrets(url);
             int deliveries = spec.getMaxConcurrency();
-            OwnConnections own = activations.ownConnections(url, user, password, deliveries);
-            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(activations, own, database, deliveries)
-                    : new Xa(activations, own, database, deliveries);
+            ConnectionPool own = activations.connectionPool(login, deliveries);
+            return Boolean.FALSE.equals(spec.getUseXA()) ? new OnePhase(activations, own, login.database(), deliveries)
+                    : new Xa(activations, own, login.database(), deliveries);
         } catch (IllegalArgumentException e) {
             throw new jakarta.resource.spi.InvalidPropertyException("activation property " + e.getMessage(), e);
         }
     }
 
-    private static String first(String own, String fallback) {
-        return own != null && !own.isEmpty() ? own : fallback == null ? "" : fallback;
-    }
-
     /** The JDBC resource bound at {@code name}; an SQLException (an outage to the poller) until it is bound. */
     private static DataSource lookup(String name) throws SQLException {
-        Object found;
         try {
-            found = InitialContext.doLookup(name);
+            return JndiLookup.find("dataSourceJndiName", name, DataSource.class);
         } catch (NamingException e) {
-            throw new SQLException("dataSourceJndiName '" + name + "' names no JDBC resource (yet): " + e.getMessage(), e);
+            throw new SQLException(e.getMessage(), e);
         }
-        if (found instanceof DataSource ds) {
-            return ds;
-        }
-        throw new SQLException("dataSourceJndiName '" + name + "' names a " + found.getClass().getName()
-                + ", not a javax.sql.DataSource");
     }
 
     /** Two-phase commit through the driver's XA connections, kept with the adapter's others. */
     private static final class Xa extends OwnDatabase {
 
-        Xa(Activations activations, OwnConnections own, String database, int deliveries) {
+        Xa(Activations activations, ConnectionPool own, String database, int deliveries) {
             super(activations, own, database, deliveries);
         }
 
         @Override
         Channel channel() throws SQLException {
-            OwnConnections.XaPair pair = own.xa.borrow();
+            ConnectionPool.XaPair pair = own.xa.borrow();
             BorrowedConnection claims = BorrowedConnection.watching(pair.handle());
             return new Channel() {
                 @Override
@@ -154,7 +140,7 @@ abstract class DeliveryConnections {
     /** One local transaction, committed by the transaction manager's one-phase commit. */
     private static final class OnePhase extends OwnDatabase {
 
-        OnePhase(Activations activations, OwnConnections own, String database, int deliveries) {
+        OnePhase(Activations activations, ConnectionPool own, String database, int deliveries) {
             super(activations, own, database, deliveries);
         }
 
@@ -189,12 +175,12 @@ abstract class DeliveryConnections {
     /** The adapter's own connections ({@code jdbcUrl}), shared with the activations of the same database and login. */
     private abstract static class OwnDatabase extends DeliveryConnections {
         private final Activations activations;
-        final OwnConnections own;
+        final ConnectionPool own;
         private final String database;
         private final int deliveries;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        OwnDatabase(Activations activations, OwnConnections own, String database, int deliveries) {
+        OwnDatabase(Activations activations, ConnectionPool own, String database, int deliveries) {
             this.activations = activations;
             this.own = own;
             this.database = database;
@@ -219,7 +205,7 @@ abstract class DeliveryConnections {
         @Override
         void close() {
             if (closed.compareAndSet(false, true)) {
-                activations.releaseOwnConnections(own, deliveries);
+                activations.releaseConnectionPool(own, deliveries);
             }
         }
     }

@@ -12,7 +12,7 @@ import java.util.logging.Level;
 
 /**
  * Idle physical connections of the adapter's own data source ({@code jdbcUrl} mode; see
- * {@link OwnConnections}), so that a poll, a delivery run, an acknowledgement, a failure record or
+ * {@link ConnectionPool}), so that a poll, a delivery run, an acknowledgement, a failure record or
  * a management read takes one that is open already rather than opening a database session each
  * time (on PostgreSQL a session is a server process, forked and authenticated). A server's JDBC
  * resource ({@code dataSourceJndiName}) is pooled by the server instead.

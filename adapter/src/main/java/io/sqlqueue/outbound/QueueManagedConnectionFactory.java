@@ -1,5 +1,7 @@
 package io.sqlqueue.outbound;
 
+import io.sqlqueue.DatabaseLogin;
+import io.sqlqueue.JndiLookup;
 import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
@@ -29,7 +31,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.logging.Logger;
-import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.security.auth.Subject;
 import javax.sql.DataSource;
@@ -105,9 +106,7 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     /** This factory's management bean (made on first use: the server sets the properties first). */
     synchronized ProducerMonitor monitor() {
         if (monitor == null) {
-            String url = effective(jdbcUrl, resourceAdapter == null ? null : resourceAdapter.getJdbcUrl());
-            monitor = new ProducerMonitor(usesServerDataSource() ? dataSourceJndiName
-                    : DriverDataSources.withoutSecrets(url == null ? "" : url));
+            monitor = new ProducerMonitor(usesServerDataSource() ? dataSourceJndiName : login().database());
         }
         return monitor;
     }
@@ -118,9 +117,10 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         if (usesServerDataSource()) {
             return new QueueManagedConnection(this, null, null, null); // the server resource has its own user
         }
-        String url = effective(jdbcUrl, resourceAdapter == null ? null : resourceAdapter.getJdbcUrl());
-        String dbUser = effective(user, resourceAdapter == null ? null : resourceAdapter.getUser());
-        String dbPassword = effective(password, resourceAdapter == null ? null : resourceAdapter.getPassword());
+        DatabaseLogin login = login();
+        String url = login.jdbcUrl();
+        String dbUser = login.user();
+        String dbPassword = login.password();
         PasswordCredential credential = credential(subject);
         if (credential != null) { // container-managed sign-on: the pool's user wins
             dbUser = credential.getUserName();
@@ -173,14 +173,9 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         Object ds = dataSource;
         if (ds == null) {
             try {
-                ds = InitialContext.doLookup(dataSourceJndiName);
+                ds = JndiLookup.find("dataSourceJndiName", dataSourceJndiName, DataSource.class);
             } catch (NamingException e) {
-                throw new ResourceException("dataSourceJndiName '" + dataSourceJndiName
-                        + "' names no JDBC resource: " + e.getMessage(), e);
-            }
-            if (!(ds instanceof DataSource)) {
-                throw new ResourceException("dataSourceJndiName '" + dataSourceJndiName + "' names a "
-                        + ds.getClass().getName() + ", not a javax.sql.DataSource");
+                throw new ResourceException(e.getMessage(), e);
             }
             dataSource = ds;
         }
@@ -236,8 +231,9 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         return resourceAdapter;
     }
 
-    private static String effective(String own, String fallback) {
-        return own != null && !own.isEmpty() ? own : fallback;
+    /** This factory's own jdbcUrl, user and password, else the resource adapter's. */
+    private DatabaseLogin login() {
+        return DatabaseLogin.of(jdbcUrl, user, password, resourceAdapter);
     }
 
     /** The level the server must use: the configured one, or the most the configuration allows. */

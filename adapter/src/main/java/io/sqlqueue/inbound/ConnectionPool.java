@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.DatabaseLogin;
 import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.engine.DriverDataSources;
 import java.sql.Connection;
@@ -9,14 +10,17 @@ import javax.sql.XAConnection;
 import javax.sql.XADataSource;
 
 /**
- * The adapter's own connections to one database ({@code jdbcUrl} mode), shared by every activation
- * that reaches it with the same URL, user and password: idle plain connections (polls, outcomes,
+ * The pool of the adapter's own connections to one database and login ({@code jdbcUrl} mode; a
+ * server's JDBC resource is pooled by the server), shared by every activation
+ * that reaches it with the same {@link DatabaseLogin}: idle plain connections (polls, outcomes,
  * management reads, one-phase deliveries) and idle XA connections (two-phase deliveries). Shared so
  * that a hundred idle queues, whose pollers look every few seconds, take a few connections of the
  * database, not one each. Each activation adds its share to how many are kept idle and takes it
- * away when it stops; the last one closes them. Made and counted by {@link Activations}.
+ * away when it stops; the last one closes them. Made and counted by {@link Activations}. A
+ * connection is lent as a {@link BorrowedConnection}, which goes back to its {@link IdleConnections}
+ * set when closed; {@link io.sqlqueue.engine.ConnectionHealth} decides whether it may.
  */
-final class OwnConnections {
+final class ConnectionPool {
 
     /** An XA connection and the one handle the adapter uses on it. */
     record XaPair(XAConnection xa, Connection handle) implements AutoCloseable {
@@ -31,9 +35,9 @@ final class OwnConnections {
     /** Activations using these connections; guarded by the adapter's map of them. */
     int users;
 
-    OwnConnections(String url, String user, String password) {
-        DataSource plainSource = DriverDataSources.plain(url, user, password);
-        XADataSource xaSource = DriverDataSources.xa(url, user, password);
+    ConnectionPool(DatabaseLogin login) {
+        DataSource plainSource = DriverDataSources.plain(login.jdbcUrl(), login.user(), login.password());
+        XADataSource xaSource = DriverDataSources.xa(login.jdbcUrl(), login.user(), login.password());
         this.plain = new IdleConnections<>(0, plainSource::getConnection, ConnectionHealth::answers,
                 IdleConnections.quietly("a connection"));
         this.xa = new IdleConnections<>(0, () -> {
