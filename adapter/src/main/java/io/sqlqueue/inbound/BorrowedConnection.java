@@ -5,13 +5,19 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Set;
 
 /**
  * A handle on a physical connection of {@link IdleConnections} that notes the last
- * {@link SQLException} a call on it threw, so that the connection is lent again only if that left
- * it usable ({@link ConnectionHealth}). A handle made by {@link #lend} gives the connection back
+ * {@link SQLException} a call on it threw, or on a statement or result set it made (a connection
+ * reset shows there first), so that the connection is lent again only if that left it usable
+ * ({@link ConnectionHealth}). A handle made by {@link #lend} gives the connection back
  * when it is closed (rolled back, in auto-commit, as it was lent); one made by {@link #watching}
  * leaves that to its owner. One thread uses a handle at a time.
  */
@@ -79,17 +85,37 @@ final class BorrowedConnection implements InvocationHandler {
                     throw new SQLException("this connection was closed (given back to the adapter's idle connections)",
                             "08003");
                 }
-                try {
-                    return method.invoke(physical, args);
-                } catch (InvocationTargetException e) {
-                    if (e.getCause() instanceof SQLException failed) {
-                        failure = failed;
-                    }
-                    throw e.getCause();
-                }
+                return watched(physical, method, args);
             }
         }
     }
+
+    /** Calls {@code method} on {@code target}, noting an SQLException; a statement or result set it returns is watched too. */
+    private Object watched(Object target, Method method, Object[] args) throws Throwable {
+        Object result;
+        try {
+            result = method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof SQLException failed) {
+                failure = failed;
+            }
+            throw e.getCause();
+        }
+        Class<?> type = method.getReturnType();
+        if (result == null || !WATCHED.contains(type)) {
+            return result;
+        }
+        return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, m, a) -> switch (m.getName()) {
+            case "equals" -> proxy == a[0];
+            case "hashCode" -> System.identityHashCode(proxy);
+            case "getConnection" -> handle; // never the physical connection behind the handle's back
+            default -> watched(result, m, a);
+        });
+    }
+
+    /** What a connection's calls return that can fail on their own: HikariCP wraps the same. */
+    private static final Set<Class<?>> WATCHED = Set.of(Statement.class, PreparedStatement.class, CallableStatement.class,
+            ResultSet.class);
 
     /** Ends what the borrower left open; false when that fails (the connection is closed then). */
     private boolean resetForNextBorrower() {

@@ -2,12 +2,15 @@ package io.sqlqueue.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sqlqueue.engine.ConnectionHealth;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.ArrayList;
@@ -64,6 +67,40 @@ class BorrowedConnectionTest {
         wrapped.setNextException(new SQLException("I/O error", "08006"));
         assertTrue(ConnectionHealth.isFatal(wrapped), "a fatal state in the chain counts");
         assertFalse(ConnectionHealth.isFatal(new SQLException("lock wait timed out", "HYT00")));
+    }
+
+    @Test
+    void aStatementOrResultSetThatSaysTheConnectionIsGoneClosesItToo() throws SQLException {
+        SQLException gone = new SQLException("An I/O error occurred while sending to the backend", "08006");
+        ResultSet rows = (ResultSet) Proxy.newProxyInstance(ResultSet.class.getClassLoader(), new Class<?>[] {ResultSet.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "next" -> throw gone;
+                    default -> null;
+                });
+        PreparedStatement statement = (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "executeQuery" -> rows;
+                    default -> null;
+                });
+        Connection a = (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "prepareStatement" -> statement;
+                    case "getAutoCommit" -> true;
+                    case "isClosed" -> false;
+                    case "isValid" -> true; // it would answer: the state alone must end it
+                    case "close" -> closed.add("a");
+                    default -> null;
+                });
+        IdleConnections<Connection> pool = new IdleConnections<>(2, () -> a, ConnectionHealth::answers,
+                c -> closed.add("a"));
+        Connection handle = BorrowedConnection.lend(pool);
+        PreparedStatement lent = handle.prepareStatement("SELECT 1");
+        assertSame(handle, lent.getConnection(), "a statement names the handle, never the physical connection");
+        ResultSet rs = lent.executeQuery();
+        assertThrows(SQLException.class, rs::next);
+        handle.close();
+        assertEquals(0, pool.idleCount(), "a connection whose result set failed with 08006 is not lent again");
+        assertEquals(List.of("a"), closed);
     }
 
     @Test
