@@ -20,10 +20,8 @@ final class QueueSql {
     final SqlTemplate insertForBatch;
     /** :dedupKey → id */
     final SqlTemplate idByDedupKey;
-    /** :offset :n → candidate ids for a claim, not locked; null where the claim needs none (H2's, see H2Dialect#prepareClaim). */
-    final SqlTemplate candidates;
-    /** As candidates, after :afterPriority :afterId, for a hold. */
-    final SqlTemplate candidatesAfter;
+    /** How claim, lease, hold and holdAfter are prepared for a size: the rows they take are picked by it. */
+    final Dialect.Pick pick;
     /** :n → messages, deleted */
     final SqlTemplate claim;
     /** :n :lease :token → messages, attempts incremented, invisible for the lease */
@@ -60,11 +58,8 @@ final class QueueSql {
     final SqlTemplate stats;
     /** → dead-letter count */
     final SqlTemplate deadLetterCount;
-    /**
-     * :n (literal) → update count: dead letters moved back into the queue, oldest failure first.
-     * H2: → the dead letters' _ROWID_s to move, locked (see H2Dialect#requeueBatch).
-     */
-    final SqlTemplate requeueDeadLetters;
+    /** Dead letters moved back into the queue, oldest failure first ({@link Dialect#requeueStatement}). */
+    final Dialect.Requeue requeue;
     /** :n (literal) :cutoff → update count: dead letters that failed before :cutoff, deleted */
     final SqlTemplate purgeDeadLetters;
     /** :n (literal) :error → update count: expired messages moved to the dead-letter table */
@@ -91,8 +86,7 @@ final class QueueSql {
         insertForBatch = template(d.insertForBatch(q));
         idByDedupKey = new SqlTemplate("SELECT id FROM " + q + " WHERE dedup_key IS NOT NULL AND "
                 + d.sameKey("dedup_key", d.keyParameter("dedupKey")));
-        candidates = template(d.candidates(q, order));
-        candidatesAfter = template(d.candidates(q, after));
+        pick = d.pick(q, order);
         claim = new SqlTemplate(d.claim(q, order));
         lease = new SqlTemplate(d.lease(q, order));
         hold = new SqlTemplate(d.hold(q, order));
@@ -116,7 +110,7 @@ final class QueueSql {
         reveal = new SqlTemplate(d.reveal(q));
         stats = new SqlTemplate(d.stats(q));
         deadLetterCount = new SqlTemplate("SELECT COUNT(*) FROM " + dlq + d.readUncommitted());
-        requeueDeadLetters = new SqlTemplate(d.requeueDeadLetters(q, dlq));
+        requeue = d.requeue(q, dlq);
         purgeDeadLetters = new SqlTemplate(d.deleteBefore(dlq, "failed_at"));
         sweepExpired = new SqlTemplate(d.sweepExpired(q, dlq, false));
         discardExpired = new SqlTemplate(d.sweepExpired(q, dlq, true));
