@@ -566,71 +566,6 @@ public abstract class Dialect {
         });
     }
 
-    // --- Statements every dialect shares, written from the primitives. ---
-
-    /** :priority :delay :ttl :headers :body :dedupKey :orderingKey, returning id. */
-    final String insert(String q) {
-        return insertReturningId(q, insertColumns(), "VALUES (" + insertValues() + ")");
-    }
-
-    /** As {@link #insert}, returning no row (or failing with a unique violation) on a duplicate dedup key. */
-    final String insertIfAbsent(String q) {
-        return insertReturningId(q, insertColumns(), ifKeyAbsent(q, insertValues()));
-    }
-
-    /** The plain INSERT for JDBC batches with generated keys, or null to use {@link #insertBatch}'s own way. */
-    String insertForBatch(String q) {
-        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key, hidden)"
-                + " VALUES (:priority, " + nowPlus("delay") + ", " + now() + ", :headers, :body, " + insertTail() + ")";
-    }
-
-    /**
-     * Deletes up to :n ready messages, highest priority first, FIFO within a priority, skipping
-     * locked rows; only rows that also meet {@code and} ("" or {@link #headOfKey}), aliased {@code m}.
-     */
-    final String claim(String q, String and) {
-        return returningMessages(nextReady(Dml.Change.delete(q), q, and));
-    }
-
-    /** Like {@link #claim}, but sets {@link #leased()}. */
-    final String lease(String q, String and) {
-        return returningMessages(nextReady(Dml.Change.update(q, leased()), q, and));
-    }
-
-    /** What a lease sets: the rows hidden for :lease ms, their attempts counted ({@link #nextAttempts}), :token. */
-    final String leased() {
-        return "visible_at = " + nowPlus("lease") + ", hidden = " + hiddenFor("lease") + ", attempts = "
-                + nextAttempts("attempts") + ", lease_token = :token";
-    }
-
-    /**
-     * Like {@link #claim}, but only locks the rows, until the statement's transaction ends: they
-     * stay as they are, and other consumers skip them meanwhile. With {@link #AND_AFTER} in
-     * {@code and}, only rows after a place in the dequeue order: a transaction's own locks are not
-     * skipped, so a second hold in it goes on after the first's last row.
-     */
-    final String hold(String q, String and) {
-        return skippingIsolation() + lockedRead(messageColumns(""), q + " AS m", ready() + and, DEQUEUE_ORDER);
-    }
-
-    /**
-     * A cheap query returning a row when a message is ready, and meets {@code and} ("" or
-     * {@link #headOfKey}: otherwise a poller of an ordered queue would keep starting deliveries for
-     * messages waiting behind their key), on rows aliased {@code m}.
-     */
-    final String peek(String q, String and) {
-        return skippingIsolation() + anyRow("1", q + " AS m", ready() + and, DEQUEUE_ORDER);
-    }
-
-    /**
-     * Sets {@code hidden} to NULL in up to :n (a literal) rows of {@link #hiddenAndDue}, earliest
-     * first where the database picks in an order, skipping rows other transactions hold where the
-     * database can, and reports how many as its update count.
-     */
-    final String reveal(String q) {
-        return someRows(Dml.Change.update(q, "hidden = NULL"), hiddenAndDue(), "visible_at", "id").statement();
-    }
-
     /**
      * The condition of ordered delivery on a row aliased {@code m}: it has no ordering key, or no
      * row of its key with a smaller id is in the table. Whatever holds that earlier row keeps
@@ -654,53 +589,9 @@ public abstract class Dialect {
      */
     static final String AND_AFTER = " AND priority <= :afterPriority AND (priority < :afterPriority OR id > :afterId)";
 
-    /**
-     * Moves row :id to the dead-letter table with :error, if {@code fence} holds; one statement.
-     * {@code attempts} is the count to record, an expression, or null for the row's own.
-     */
-    final String deadLetter(String q, String dlq, String attempts, String fence) {
-        return moveToDeadLetters(Dml.where(Dml.Change.delete(q), byId(q) + " AND " + fence), dlq, attempts);
-    }
-
-    /** Moves the rows {@code delete} takes into the dead-letter table with :error, in one statement. */
-    final String moveToDeadLetters(Dml delete, String dlq, String attempts) {
-        return moveRows(delete, dlq + " (" + DEAD_LETTER_COLUMNS + ")", prefix -> deadLetterValues(prefix, attempts), null);
-    }
-
-    /**
-     * The values of a dead-letter row, in the order of {@link #DEAD_LETTER_COLUMNS}, from a queue
-     * row whose columns are read with {@code prefix}: its own values, then :error and the clock.
-     */
-    final String deadLetterValues(String prefix, String attempts) {
-        return prefix + "id, " + prefix + "priority, " + prefix + "visible_at, " + prefix + "enqueued_at, "
-                + (attempts == null ? prefix + "attempts" : attempts) + ", " + prefix + "dedup_key, " + prefix
-                + "headers, " + prefix + "body, " + errorValue() + ", " + now() + ", " + prefix + "ordering_key";
-    }
-
     /** The :error parameter as a dead-letter row's {@code last_error}. */
     String errorValue() {
         return "CAST(:error AS VARCHAR(" + MAX_ERROR_LENGTH + "))";
-    }
-
-    /**
-     * Moves up to :n (a literal) expired messages to the dead-letter table with :error, or with
-     * {@code discard} deletes them, in one statement, through the index on {@code expires_at}
-     * (oldest expiry first where the database picks in an order), and reports how many as its
-     * update count. Left behind: rows under a lease that has not run out (their delivery is in
-     * flight: an acknowledgement after the sweep would find nothing, and the message would end
-     * twice), and rows other transactions hold where the database can skip them.
-     */
-    final String sweepExpired(String q, String dlq, boolean discard) {
-        Dml expired = someRows(Dml.Change.delete(q), expiredAndFree(), "expires_at", "id");
-        return discard ? expired.statement() : moveToDeadLetters(expired, dlq, null);
-    }
-
-    /**
-     * The rows {@link #sweepExpired} may take, by this dialect's clock. The redundant {@code IS NOT
-     * NULL} lets SQL Server use its filtered index on {@code expires_at}.
-     */
-    final String expiredAndFree() {
-        return "expires_at IS NOT NULL AND expires_at <= " + now() + " AND (lease_token IS NULL OR visible_at <= " + now() + ")";
     }
 
     /**
@@ -850,6 +741,12 @@ public abstract class Dialect {
      */
     final String insertTail() {
         return nowPlus("ttl") + ", :orderingKey, " + hiddenFor("delay");
+    }
+
+    /** The plain INSERT for JDBC batches with generated keys, or null to use {@link #insertBatch}'s own way. */
+    String insertForBatch(String q) {
+        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key, hidden)"
+                + " VALUES (:priority, " + nowPlus("delay") + ", " + now() + ", :headers, :body, " + insertTail() + ")";
     }
 
     /** The values of one message's insert, in the order of {@link #insertColumns()}. */

@@ -151,7 +151,7 @@ final class H2Dialect extends Dialect {
     }
 
     /**
-     * The H2 claim is several statements (see {@link #prepareClaim}), so its row locks must hold
+     * The H2 claim is several statements (see {@link H2Picking}), so its row locks must hold
      * until the claim's last statement: in auto-commit it runs in a transaction of its own.
      */
     @Override
