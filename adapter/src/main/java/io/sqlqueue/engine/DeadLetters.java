@@ -106,7 +106,7 @@ public final class DeadLetters {
     private int requeueBatch(Connection c, int size) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return dialect.requeueBatch(c, sql, size);
+                return sql.requeue.move(c, size);
             } catch (SQLException e) {
                 if (!dialect.isUniqueViolation(e) || attempt == TRIES_PER_BATCH) {
                     throw e;

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The SQL of one database product: what every database shares is written here once, and each
@@ -442,60 +443,128 @@ public abstract class Dialect {
         return "hidden IS NULL";
     }
 
-    /** The hidden rows whose time has passed, for {@link #reveal}. */
+    /** The hidden rows whose time has passed, for the reveal ({@link QueueSql#reveal}). */
     String hiddenAndDue() {
         return "hidden IS NOT NULL AND visible_at <= " + now();
     }
 
+    // --- The primitives the queue's statements are built from (QueueSql): what differs by database. ---
+
     /**
-     * Sets {@code hidden} to NULL in up to :n (a literal) rows of {@link #hiddenAndDue}, skipping rows
-     * other transactions hold where the database can, and reports how many as its update count.
+     * An insert returning the new row's id: {@code columns} and then {@code source} (VALUES or
+     * SELECT), wrapped in the database's row-returning form.
      */
-    abstract String reveal(String q);
+    abstract String insertReturningId(String q, String columns, String source);
 
-    /** :priority :delay :headers :body :dedupKey, returning id. */
-    abstract String insert(String q);
+    /**
+     * The source of an insert of {@code values} that inserts nothing, returning no row (or failing
+     * with a unique violation), when a queued message has the row's dedup key.
+     */
+    abstract String ifKeyAbsent(String q, String values);
 
-    /** As {@link #insert}, returning no row (or failing with a unique violation) on a duplicate dedup key. */
-    abstract String insertIfAbsent(String q);
+    /**
+     * {@code change} applied to the first :n (a literal) rows of {@code q}, aliased {@code m}, that are
+     * {@link #ready()} and meet {@code and}, in {@link #DEQUEUE_ORDER}, skipping rows other
+     * transactions hold and locking those taken until the transaction ends: the pick of a claim and
+     * a lease. A dialect whose database cannot pick and lock in the statement itself picks before it
+     * ({@link #pick}) and writes here a change of the rows picked.
+     */
+    abstract Dml nextReady(Dml.Change change, String q, String and);
 
-    /** The plain INSERT for JDBC batches with generated keys, or null to use {@link #insertBatch}'s own way. */
-    String insertForBatch(String q) {
-        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key, hidden)"
-                + " VALUES (:priority, " + nowPlus("delay") + ", " + now() + ", :headers, :body, " + insertTail() + ")";
+    /**
+     * A query of {@code columns} from the first :n rows of {@code from} that meet {@code where}, in
+     * {@code order}, skipping rows other transactions hold and locking those it returns until the
+     * transaction ends: a hold; in the dialects that pick in one statement, also the pick inside
+     * their other statements.
+     */
+    abstract String lockedRead(String columns, String from, String where, String order);
+
+    /**
+     * A query of {@code columns} from one row of {@code from} that meets {@code where}, any one (the
+     * caller asks whether there is one), not locking it, and not waiting for rows other transactions
+     * hold where the database can skip them; {@code order} is the order of the index to read, for a
+     * planner that needs to be told.
+     */
+    abstract String anyRow(String columns, String from, String where, String order);
+
+    /**
+     * {@code change} applied to up to :n (a literal) rows of its table that meet {@code where}, in no
+     * promised order, skipping rows other transactions hold where the database can: the batches of
+     * reveals, sweeps and purges. {@code order} is the index order to read them in, where the
+     * database needs one to pick a batch; {@code key} the column that finds a picked row again, null
+     * for a table without a key.
+     */
+    abstract Dml someRows(Dml.Change change, String where, String order, String key);
+
+    /**
+     * A delete ({@code change}) of the first :n (a literal) rows of a table without a unique key,
+     * aliased {@code alias}, that meet {@code where}, in {@code order}, skipping rows other
+     * transactions hold and locking the rest: the pick of a requeue. {@code match} are the columns
+     * that find a picked row again where the database has no address of its own for a row (two rows
+     * sharing all of them, written by hand, go together).
+     */
+    abstract Dml oldestRows(Dml.Change change, String alias, String where, String order, String... match);
+
+    /** The rows {@code dml} changes, returned as {@link #messageColumns}. */
+    abstract String returningMessages(Dml dml);
+
+    /**
+     * Inserts the rows {@code delete} deletes into {@code into} (a table and its column list), in
+     * the same statement: {@code values} are the inserted values, written for a row whose columns
+     * are read with the prefix it is given; {@code order} the order to insert in (its identity
+     * values follow it where the database can), or null.
+     */
+    abstract String moveRows(Dml delete, String into, UnaryOperator<String> values, String order);
+
+    /**
+     * The start of a statement that reads with table hints skipping held rows, where the database
+     * needs an isolation level for them: "" by default.
+     */
+    String skippingIsolation() {
+        return "";
     }
 
     /**
-     * A query for the next :n ready ids after :offset, without locks, with the conditions
-     * {@code and} ("", {@link #AND_AFTER}, {@link #headOfKey} or both) on the rows aliased
-     * {@code m}; null where the claim needs none.
+     * The pick of a claim, lease or hold where the database cannot pick in the statement: by default
+     * {@link #IN_STATEMENT}. {@code and} as in {@link #nextReady}.
      */
-    String candidates(String q, String and) {
-        return null;
+    Pick pick(String q, String and) {
+        return IN_STATEMENT;
     }
 
     /**
-     * Deletes up to :n ready messages, highest priority first, FIFO within a priority, skipping
-     * locked rows; only rows that also meet {@code and} ("" or {@link #headOfKey}), aliased {@code m}.
+     * Prepares a claim, lease or hold of up to {@code n} rows ({@code take} holds {@code n} as a
+     * literal; a hold after a place binds it); the caller binds the remaining parameters and executes it.
      */
-    abstract String claim(String q, String and);
+    @FunctionalInterface
+    interface Pick {
+        SqlTemplate.Bound prepare(Connection c, SqlTemplate take, int n, Place after) throws SQLException;
+    }
 
-    /** Like {@link #claim}, but sets {@link #leased()}. */
-    abstract String lease(String q, String and);
+    /** The statement picks its own rows: it is prepared as it is. */
+    static final Pick IN_STATEMENT = (c, take, n, after) -> after == null ? take.prepare(c) : bindAfter(take.prepare(c), after);
 
-    /** What a lease sets: the rows hidden for :lease ms, their attempts counted ({@link #nextAttempts}), :token. */
-    final String leased() {
-        return "visible_at = " + nowPlus("lease") + ", hidden = " + hiddenFor("lease") + ", attempts = "
-                + nextAttempts("attempts") + ", lease_token = :token";
+    /**
+     * Moves up to {@code n} dead letters back into the queue in the caller's transaction (not in
+     * auto-commit) and returns how many it moved; on failure nothing of the batch has moved.
+     */
+    @FunctionalInterface
+    interface Requeue {
+        int move(Connection c, int n) throws SQLException;
     }
 
     /**
-     * Like {@link #claim}, but only locks the rows, until the statement's transaction ends: they
-     * stay as they are, and other consumers skip them meanwhile. With {@link #AND_AFTER} in
-     * {@code and}, only rows after a place in the dequeue order: a transaction's own locks are not
-     * skipped, so a second hold in it goes on after the first's last row.
+     * The requeue of {@link QueueSql#requeue}: by default the one statement of
+     * {@link #requeueStatement}.
      */
-    abstract String hold(String q, String and);
+    Requeue requeue(String q, String dlq) {
+        SqlTemplate move = new SqlTemplate(requeueStatement(q, dlq));
+        return (c, n) -> withClaimIsolation(c, () -> {
+            try (SqlTemplate.Bound b = move.withLiteral("n", n).prepare(c)) {
+                return b.executeUpdate();
+            }
+        });
+    }
 
     /**
      * The condition of ordered delivery on a row aliased {@code m}: it has no ordering key, or no
@@ -520,82 +589,31 @@ public abstract class Dialect {
      */
     static final String AND_AFTER = " AND priority <= :afterPriority AND (priority < :afterPriority OR id > :afterId)";
 
-    /**
-     * Moves row :id to the dead-letter table with :error, if {@code fence} holds; one statement.
-     * {@code attempts} is the count to record, an expression, or null for the row's own.
-     */
-    final String deadLetter(String q, String dlq, String attempts, String fence) {
-        return moveToDeadLetters("DELETE FROM " + q, "WHERE " + byId(q) + " AND " + fence, dlq, attempts);
-    }
-
-    /**
-     * Moves the rows a DELETE takes into the dead-letter table with :error, in one statement, with
-     * the database's row-returning DML: {@code delete} is the statement up to its condition,
-     * {@code where} the condition (and any row limit), {@code attempts} the count to record (null:
-     * the row's own).
-     */
-    abstract String moveToDeadLetters(String delete, String where, String dlq, String attempts);
-
-    /**
-     * The values of a dead-letter row, in the order of {@link #DEAD_LETTER_COLUMNS}, from a queue
-     * row whose columns are read with {@code prefix}: its own values, then :error and the clock.
-     */
-    final String deadLetterValues(String prefix, String attempts) {
-        return prefix + "id, " + prefix + "priority, " + prefix + "visible_at, " + prefix + "enqueued_at, "
-                + (attempts == null ? prefix + "attempts" : attempts) + ", " + prefix + "dedup_key, " + prefix
-                + "headers, " + prefix + "body, " + errorValue() + ", " + now() + ", " + prefix + "ordering_key";
-    }
-
     /** The :error parameter as a dead-letter row's {@code last_error}. */
     String errorValue() {
         return "CAST(:error AS VARCHAR(" + MAX_ERROR_LENGTH + "))";
     }
 
     /**
-     * Moves up to :n (a literal) expired messages to the dead-letter table with :error, or with
-     * {@code discard} deletes them, in one statement, oldest expiry first through the index on
-     * {@code expires_at}, and reports how many as its update count. Left behind: rows under a
-     * lease that has not run out (their delivery is in flight: an acknowledgement after the sweep
-     * would find nothing, and the message would end twice), and rows other transactions hold
-     * where the database can skip them.
-     */
-    abstract String sweepExpired(String q, String dlq, boolean discard);
-
-    /** The rows {@link #sweepExpired} may take, by this dialect's clock. */
-    final String expiredAndFree() {
-        return "expires_at <= " + now() + " AND (lease_token IS NULL OR visible_at <= " + now() + ")";
-    }
-
-    /**
-     * A cheap query returning a row when a message is ready, and meets {@code and} ("" or
-     * {@link #headOfKey}: otherwise a poller of an ordered queue would keep starting deliveries for
-     * messages waiting behind their key), on rows aliased {@code m}.
-     */
-    abstract String peek(String q, String and);
-
-    /**
      * Moves up to :n (a literal) dead letters back into the queue in one statement, oldest failure
-     * first, and reports the moved count as its update count (a dialect that needs several
-     * statements returns its first and overrides {@link #requeueBatch}). A moved message gets a new id,
+     * first, and reports the moved count as its update count. A moved message gets a new id,
      * {@code attempts} 0, {@code visible_at} now and no lease; it keeps priority, enqueued_at,
      * dedup_key, headers, body and last_error. Left behind: rows other transactions hold, and
      * rows that fail {@link #requeueable} (so the move never breaks the queue's unique dedup index).
-     * The dead-letter table has no unique key: each dialect deletes exactly the rows it chose.
+     * The dead-letter table has no unique key: see {@link #oldestRows}.
      */
-    abstract String requeueDeadLetters(String q, String dlq);
+    final String requeueStatement(String q, String dlq) {
+        Dml oldest = oldestRows(Dml.Change.delete(dlq), "d", requeueable(q, dlq), OLDEST_FAILURE_FIRST, "id", "failed_at");
+        return moveRows(oldest, q + " (" + REQUEUE_COLUMNS + ")", this::requeuedValues, "failed_at, id");
+    }
 
-    /**
-     * Moves up to {@code n} dead letters back into the queue as {@link #requeueDeadLetters}
-     * describes, in the caller's transaction (not in auto-commit), and returns how many it moved.
-     * The default runs that one statement; on failure nothing of the batch has moved.
-     */
-    int requeueBatch(Connection c, QueueSql sql, int n) throws SQLException {
-        SqlTemplate move = sql.requeueDeadLetters.withLiteral("n", n);
-        return withClaimIsolation(c, () -> {
-            try (SqlTemplate.Bound b = move.prepare(c)) {
-                return b.executeUpdate();
-            }
-        });
+    /** The order of a requeue, on dead letters aliased {@code d}. */
+    static final String OLDEST_FAILURE_FIRST = "d.failed_at, d.id";
+
+    /** The values of a requeued dead letter, in the order of {@link #REQUEUE_COLUMNS}, its columns read with {@code prefix}. */
+    final String requeuedValues(String prefix) {
+        return prefix + "priority, " + now() + ", " + prefix + "enqueued_at, 0, " + prefix + "dedup_key, " + prefix
+                + "headers, " + prefix + "body, " + prefix + "last_error, " + prefix + "ordering_key";
     }
 
     /**
@@ -617,7 +635,9 @@ public abstract class Dialect {
      * Deletes up to :n (a literal) rows of {@code table} whose {@code column} is before :cutoff, in
      * one statement, skipping rows other transactions hold where the database can.
      */
-    abstract String deleteBefore(String table, String column);
+    final String deleteBefore(String table, String column) {
+        return someRows(Dml.Change.delete(table), column + " < :cutoff", column, null).statement();
+    }
 
     /**
      * Runs one batch of a {@link #deleteBefore} statement: deletes up to {@code size} rows before
@@ -723,6 +743,12 @@ public abstract class Dialect {
         return nowPlus("ttl") + ", :orderingKey, " + hiddenFor("delay");
     }
 
+    /** The plain INSERT for JDBC batches with generated keys, or null to use {@link #insertBatch}'s own way. */
+    String insertForBatch(String q) {
+        return "INSERT INTO " + q + " (priority, visible_at, enqueued_at, headers, body, expires_at, ordering_key, hidden)"
+                + " VALUES (:priority, " + nowPlus("delay") + ", " + now() + ", :headers, :body, " + insertTail() + ")";
+    }
+
     /** The values of one message's insert, in the order of {@link #insertColumns()}. */
     final String insertValues() {
         return ":priority, " + nowPlus("delay") + ", " + now() + ", :headers, :body, :dedupKey, " + insertTail();
@@ -756,24 +782,6 @@ public abstract class Dialect {
      */
     <T> T withClaimIsolation(Connection c, SqlCall<T> call) throws SQLException {
         return call.run();
-    }
-
-    /**
-     * Prepares a claim or lease of up to {@code n} messages (the template already holds {@code n}
-     * as a literal); the caller binds the remaining parameters and executes it. The default runs
-     * the single-statement form as it is.
-     */
-    SqlTemplate.Bound prepareClaim(Connection c, QueueSql sql, SqlTemplate claimOrLease, int n) throws SQLException {
-        return claimOrLease.prepare(c);
-    }
-
-    /**
-     * As {@link #prepareClaim}, for a hold of up to {@code n} rows: {@code hold} is from the start
-     * of the queue when {@code after} is null, else after it.
-     */
-    SqlTemplate.Bound prepareHold(Connection c, QueueSql sql, SqlTemplate hold, int n, Place after)
-            throws SQLException {
-        return after == null ? hold.prepare(c) : bindAfter(hold.prepare(c), after);
     }
 
     static SqlTemplate.Bound bindAfter(SqlTemplate.Bound b, Place after) throws SQLException {

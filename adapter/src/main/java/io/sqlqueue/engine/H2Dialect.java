@@ -2,17 +2,13 @@ package io.sqlqueue.engine;
 
 import io.sqlqueue.engine.TableDefinition.Column;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * H2 2.x, the embedded default for the demo and the fast tests. {@code FOR UPDATE SKIP LOCKED}
- * skips rows other transactions hold, but locks more than it returns (see {@link #prepareClaim});
+ * skips rows other transactions hold, but locks more than it returns, so claims pick their rows in
+ * a step of their own ({@link H2Picking});
  * the claim reads the deleted rows back through {@code OLD TABLE (DELETE …)}, as H2 has no
  * {@code DELETE … RETURNING} and no {@code OUTPUT}.
  * Bodies and headers are at most 1 MiB each here (H2's variable-length limit). H2's
@@ -20,9 +16,6 @@ import java.util.Set;
  * transaction that started after its time, which is how pollers work anyway.
  */
 final class H2Dialect extends Dialect {
-
-    /** How far past rows other consumers hold one claim looks for free ones. */
-    private static final int MAX_SCAN = 10_000;
 
     @Override
     public String name() {
@@ -85,13 +78,14 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    String insert(String q) {
-        return "SELECT id FROM FINAL TABLE (INSERT INTO " + q + " " + insertColumns() + " VALUES (" + insertValues() + "))";
+    String insertReturningId(String q, String columns, String source) {
+        return "SELECT id FROM FINAL TABLE (INSERT INTO " + q + " " + columns + " " + source + ")";
     }
 
+    /** Plain VALUES: a duplicate fails with a unique violation, and H2 keeps the transaction going. */
     @Override
-    String insertIfAbsent(String q) {
-        return insert(q); // a duplicate fails with a unique violation; H2 keeps the transaction going
+    String ifKeyAbsent(String q, String values) {
+        return "VALUES (" + values + ")";
     }
 
     @Override
@@ -99,117 +93,65 @@ final class H2Dialect extends Dialect {
         return "ID";
     }
 
+    /** The pick of claims, leases and holds is a step of its own: see {@link H2Picking.NextRows}. */
     @Override
-    String candidates(String q, String and) {
-        return "SELECT id FROM " + q + " AS m WHERE " + ready() + and
-                + " ORDER BY " + DEQUEUE_ORDER + " OFFSET :offset ROWS FETCH FIRST :n ROWS ONLY";
+    Pick pick(String q, String and) {
+        return new H2Picking.NextRows(this, q, and);
+    }
+
+    /** The rows {@link #pick} picked and locked: the conditions and order were the pick's. */
+    @Override
+    Dml nextReady(Dml.Change change, String q, String and) {
+        return Dml.where(change, H2Picking.PICKED);
+    }
+
+    /** The rows {@link #pick} picked and locked, read again (FOR UPDATE would lock no more). */
+    @Override
+    String lockedRead(String columns, String from, String where, String order) {
+        return "SELECT " + columns + " FROM " + from + " WHERE " + H2Picking.PICKED;
+    }
+
+    @Override
+    String anyRow(String columns, String from, String where, String order) {
+        return "SELECT " + columns + " FROM " + from + " WHERE " + where + " FETCH FIRST 1 ROW ONLY";
     }
 
     /**
-     * Locks the rows of :ids that no other transaction holds and that are still ready (another
-     * consumer may have leased or taken one since the candidates were read), and returns them.
-     */
-    private static String lockIds(String q) {
-        return "SELECT id FROM " + q + " WHERE " + stillReady() + " FOR UPDATE SKIP LOCKED";
-    }
-
-    /**
-     * Re-checked by the lock and by the claim itself, against the latest committed rows. Not
-     * {@code hidden}: with it H2 took the rows through the ready index, and its FOR UPDATE locked
-     * every ready row (20 claims/s at 4 threads); a row hidden since the candidates were read has
-     * its {@code visible_at} ahead.
-     */
-    private static String stillReady() {
-        return "id = ANY(:ids) AND visible_at <= CURRENT_TIMESTAMP";
-    }
-
-    private String next(String q) {
-        return stillReady();
-    }
-
-    /**
-     * H2 locks every row that matches a {@code FOR UPDATE} query's WHERE before it applies
-     * ORDER BY and FETCH FIRST, so the one-statement claim would hold the whole ready set and
-     * starve every other consumer. Instead: read the next ids without locking, lock those no one
-     * else holds (by primary key, so nothing more), and page on until {@code n} are ours; then
-     * the claim or lease takes exactly those. The lock step is what makes it safe.
+     * {@code FETCH FIRST} in the statement itself. H2 cannot skip locked rows in a DELETE or
+     * UPDATE: a reveal, sweep or purge waits for them (up to LOCK_TIMEOUT).
      */
     @Override
-    SqlTemplate.Bound prepareClaim(Connection c, QueueSql sql, SqlTemplate claimOrLease, int n) throws SQLException {
-        Long[] ours = lockNext(c, sql, n, (offset, want) -> sql.candidates.prepare(c).setInt("offset", offset)
-                .setInt("n", want));
-        return claimOrLease.prepare(c).setLongs("ids", ours);
+    Dml someRows(Dml.Change change, String where, String order, String key) {
+        return new Dml("", change.head("", ""), "WHERE " + where + " FETCH FIRST :n ROWS ONLY", "", change.deletes());
     }
 
-    /** The same for a hold, with the candidates after {@code after} if given (the hold's own rows are not skipped). */
+    /** The dead letters the requeue's own pick picked and locked: see {@link #requeue}. */
     @Override
-    SqlTemplate.Bound prepareHold(Connection c, QueueSql sql, SqlTemplate hold, int n, Place after)
-            throws SQLException {
-        Long[] ours = lockNext(c, sql, n, (offset, want) -> after == null
-                ? sql.candidates.prepare(c).setInt("offset", offset).setInt("n", want)
-                : bindAfter(sql.candidatesAfter.prepare(c).setInt("offset", offset).setInt("n", want), after));
-        return hold.prepare(c).setLongs("ids", ours);
+    Dml oldestRows(Dml.Change change, String alias, String where, String order, String... match) {
+        return Dml.where(change, H2Picking.PICKED_ROWS);
     }
 
-    /** Prepares the query for {@code want} candidate ids after the first {@code offset}. */
-    @FunctionalInterface
-    private interface Candidates {
-        SqlTemplate.Bound prepare(int offset, int want) throws SQLException;
+    /** H2 has no {@code DELETE … RETURNING} and no {@code OUTPUT}: the rows are read back through OLD or FINAL TABLE. */
+    @Override
+    String returningMessages(Dml dml) {
+        return "SELECT " + messageColumns("") + " FROM " + (dml.deletes() ? "OLD" : "FINAL") + " TABLE (" + dml.head()
+                + " " + dml.tail() + ")";
     }
 
-    /** Locks up to {@code n} of the candidates no other transaction holds, paging on; returns their ids. */
-    private static Long[] lockNext(Connection c, QueueSql sql, int n, Candidates candidatesQuery) throws SQLException {
-        SqlTemplate lock = new SqlTemplate(lockIds(sql.tableName));
-        Set<Long> ours = new LinkedHashSet<>();
-        for (int offset = 0; ours.size() < n && offset < MAX_SCAN; ) {
-            int want = n - ours.size();
-            List<Long> candidates = new ArrayList<>(want);
-            try (SqlTemplate.Bound b = candidatesQuery.prepare(offset, want); ResultSet rs = b.executeQuery()) {
-                while (rs.next()) {
-                    candidates.add(rs.getLong(1));
-                }
-            }
-            if (!candidates.isEmpty()) {
-                try (SqlTemplate.Bound b = lock.prepare(c).setLongs("ids", candidates.toArray(Long[]::new));
-                        ResultSet rs = b.executeQuery()) {
-                    while (rs.next()) {
-                        ours.add(rs.getLong(1));
-                    }
-                }
-            }
-            if (candidates.size() < want) {
-                break; // no more ready rows
-            }
-            offset += want;
-        }
-        return ours.toArray(Long[]::new);
+    @Override
+    String moveRows(Dml delete, String into, UnaryOperator<String> values, String order) {
+        return "INSERT INTO " + into + " SELECT " + values.apply("") + " FROM OLD TABLE (" + delete.head() + " "
+                + delete.tail() + ")" + (order == null ? "" : " ORDER BY " + order);
+    }
+
+    /** Not the one statement of {@link #requeueStatement}: see {@link H2Picking.Requeue}. */
+    @Override
+    Requeue requeue(String q, String dlq) {
+        return new H2Picking.Requeue(this, q, dlq);
     }
 
     /**
-     * The rows of {@link #prepareClaim}'s candidates that it locked; {@code and} was a condition on
-     * the candidates. The lock step does not check it again: a row stops being the first of its
-     * key only if an earlier row of the key appears, which a send cannot make (ids grow), and an
-     * earlier row that another transaction deletes stays visible to this one until it commits.
-     */
-    @Override
-    String claim(String q, String and) {
-        return "SELECT " + messageColumns("") + " FROM OLD TABLE (DELETE FROM " + q + " WHERE " + next(q) + ")";
-    }
-
-    @Override
-    String lease(String q, String and) {
-        return "SELECT " + messageColumns("") + " FROM FINAL TABLE (UPDATE " + q + " SET " + leased() + " WHERE "
-                + next(q) + ")";
-    }
-
-    /** The rows {@link #prepareHold} locked, read again (FOR UPDATE would lock no more). */
-    @Override
-    String hold(String q, String andAfter) {
-        return "SELECT " + messageColumns("") + " FROM " + q + " WHERE " + next(q);
-    }
-
-    /**
-     * The H2 claim is several statements (see {@link #prepareClaim}), so its row locks must hold
+     * The H2 claim is several statements (see {@link H2Picking}), so its row locks must hold
      * until the claim's last statement: in auto-commit it runs in a transaction of its own.
      */
     @Override
@@ -231,69 +173,6 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    String moveToDeadLetters(String delete, String where, String dlq, String attempts) {
-        return "INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS + ") SELECT " + deadLetterValues("", attempts)
-                + " FROM OLD TABLE (" + delete + " " + where + ")";
-    }
-
-    /**
-     * On H2 this only picks the dead letters to move and locks them, by their hidden
-     * {@code _ROWID_} (the dead-letter table has no key): {@link #requeueBatch} moves them.
-     */
-    @Override
-    String requeueDeadLetters(String q, String dlq) {
-        return "SELECT d._ROWID_ FROM " + dlq + " AS d WHERE " + requeueable(q, dlq)
-                + " ORDER BY d.failed_at, d.id FETCH FIRST :n ROWS ONLY FOR UPDATE";
-    }
-
-    /**
-     * Three statements in the caller's transaction instead of one: pick and lock, copy into the
-     * queue, delete. The one-statement form, {@code INSERT … SELECT … FROM OLD TABLE (DELETE …)},
-     * is not atomic in H2 2.3: when an inserted row's dedup key collides with another
-     * transaction's uncommitted enqueue, it reports 0 rows and no error, and the deleted dead
-     * letters are gone. Here the plain INSERT waits for that transaction and fails with a unique
-     * violation if it commits, and the transaction, not the statement, keeps the batch whole.
-     * Concurrent requeues wait for each other's locks.
-     */
-    @Override
-    int requeueBatch(Connection c, QueueSql sql, int n) throws SQLException {
-        List<Long> picked = new ArrayList<>(n);
-        try (SqlTemplate.Bound b = sql.requeueDeadLetters.withLiteral("n", n).prepare(c);
-                ResultSet rs = b.executeQuery()) {
-            while (rs.next()) {
-                picked.add(rs.getLong(1));
-            }
-        }
-        if (picked.isEmpty()) {
-            return 0;
-        }
-        Long[] rows = picked.toArray(Long[]::new);
-        String dlq = sql.deadLetterTableName;
-        int copied;
-        try (SqlTemplate.Bound b = new SqlTemplate("INSERT INTO " + sql.tableName + " (" + REQUEUE_COLUMNS + ")"
-                + " SELECT priority, CURRENT_TIMESTAMP, enqueued_at, 0, dedup_key, headers, body, last_error, ordering_key"
-                + " FROM " + dlq
-                + " WHERE _ROWID_ = ANY(:rows) ORDER BY failed_at, id").prepare(c)) {
-            copied = b.setLongs("rows", rows).executeUpdate();
-        }
-        int deleted;
-        try (SqlTemplate.Bound b = new SqlTemplate("DELETE FROM " + dlq + " WHERE _ROWID_ = ANY(:rows)").prepare(c)) {
-            deleted = b.setLongs("rows", rows).executeUpdate();
-        }
-        if (copied != rows.length || deleted != rows.length) {
-            // Cannot happen while the rows are locked; if it does, the caller's rollback undoes the batch.
-            throw new SQLException("requeue picked " + rows.length + " dead letters but copied " + copied
-                    + " and deleted " + deleted);
-        }
-        return copied;
-    }
-
-    @Override
-    String deleteBefore(String table, String column) {
-        return "DELETE FROM " + table + " WHERE " + column + " < :cutoff FETCH FIRST :n ROWS ONLY";
-    }
-
-    @Override
     String minuteOf(String timestamp) {
         return "DATE_TRUNC('MINUTE', " + timestamp + ")";
     }
@@ -308,28 +187,10 @@ final class H2Dialect extends Dialect {
         return "DATEADD(MINUTE, -" + minutes + ", CURRENT_TIMESTAMP)";
     }
 
-    /** H2 cannot skip locked rows in a DELETE: the sweep waits for them (up to LOCK_TIMEOUT). */
-    @Override
-    String sweepExpired(String q, String dlq, boolean discard) {
-        String where = "WHERE " + expiredAndFree() + " FETCH FIRST :n ROWS ONLY";
-        return discard ? "DELETE FROM " + q + " " + where : moveToDeadLetters("DELETE FROM " + q, where, dlq, null);
-    }
-
-    @Override
-    String peek(String q, String and) {
-        return "SELECT 1 FROM " + q + " AS m WHERE " + ready() + and + " FETCH FIRST 1 ROW ONLY";
-    }
-
     /** {@code hidden = 1}, the one value the engine writes: H2 reads no index for IS NOT NULL. */
     @Override
     String hiddenAndDue() {
         return "hidden = 1 AND visible_at <= " + now();
-    }
-
-    /** H2 cannot skip locked rows in an UPDATE: the reveal waits for them (up to LOCK_TIMEOUT). */
-    @Override
-    String reveal(String q) {
-        return "UPDATE " + q + " SET hidden = NULL WHERE " + hiddenAndDue() + " FETCH FIRST :n ROWS ONLY";
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
 
 /**
@@ -143,25 +144,13 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    String insert(String q) {
-        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (" + insertValues() + ") RETURNING id";
+    String insertReturningId(String q, String columns, String source) {
+        return "INSERT INTO " + q + " " + columns + " " + source + " RETURNING id";
     }
 
     @Override
-    String insertIfAbsent(String q) {
-        return "INSERT INTO " + q + " " + insertColumns() + " VALUES (" + insertValues() + ")"
-                + " ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING RETURNING id";
-    }
-
-    /**
-     * The ids of the next :n ready rows, locked, skipping rows others hold. As {@code id =
-     * ANY(ARRAY(…))} the subquery runs once as an InitPlan and the outer statement looks the ids up
-     * by primary key: a join would let a generic plan (pgjdbc prepares server-side from the 5th
-     * execution) assume LIMIT $1 returns 10% of the table and hash-join a full scan of it.
-     */
-    private String next(String q, String and) {
-        return "id = ANY(ARRAY(SELECT id FROM " + q + " AS m WHERE " + ready() + and
-                + " ORDER BY " + DEQUEUE_ORDER + " LIMIT :n FOR UPDATE SKIP LOCKED))";
+    String ifKeyAbsent(String q, String values) {
+        return "VALUES (" + values + ") ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING";
     }
 
     /**
@@ -178,50 +167,62 @@ final class PostgresDialect extends Dialect {
                 + " WHERE earlier.ordering_key IS NOT NULL AND " + sameKey("earlier.ordering_key", "m.ordering_key") + "))";
     }
 
+    /** {@code FOR UPDATE SKIP LOCKED}: locks what it returns, skips what others hold. */
     @Override
-    String claim(String q, String and) {
-        return "DELETE FROM " + q + " WHERE " + next(q, and) + " RETURNING " + messageColumns("");
-    }
-
-    @Override
-    String lease(String q, String and) {
-        return "UPDATE " + q + " SET " + leased() + " WHERE " + next(q, and) + " RETURNING " + messageColumns("");
-    }
-
-    @Override
-    String hold(String q, String and) {
-        return "SELECT " + messageColumns("") + " FROM " + q + " AS m WHERE " + ready() + and
-                + " ORDER BY " + DEQUEUE_ORDER + " LIMIT :n FOR UPDATE SKIP LOCKED";
-    }
-
-    @Override
-    String moveToDeadLetters(String delete, String where, String dlq, String attempts) {
-        return "WITH moved AS (" + delete + " " + where + " RETURNING *) INSERT INTO " + dlq + " (" + DEAD_LETTER_COLUMNS
-                + ") SELECT " + deadLetterValues("", attempts) + " FROM moved";
+    String lockedRead(String columns, String from, String where, String order) {
+        return "SELECT " + columns + " FROM " + from + " WHERE " + where + " ORDER BY " + order
+                + " LIMIT :n FOR UPDATE SKIP LOCKED";
     }
 
     /**
-     * Picks and locks the oldest requeueable dead letters (skipping rows others hold), deletes
-     * exactly those by {@code ctid} (the dead-letter table has no key), and inserts what the delete
-     * returns, all in one statement: the delete and the insert commit or fail together.
+     * The ids of the next :n ready rows, locked, skipping rows others hold. As {@code id =
+     * ANY(ARRAY(…))} the subquery runs once as an InitPlan and the outer statement looks the ids up
+     * by primary key: a join would let a generic plan (pgjdbc prepares server-side from the 5th
+     * execution) assume LIMIT $1 returns 10% of the table and hash-join a full scan of it.
      */
     @Override
-    String requeueDeadLetters(String q, String dlq) {
-        return "WITH picked AS (SELECT d.ctid AS row_id FROM " + dlq + " AS d WHERE " + requeueable(q, dlq)
-                + " ORDER BY d.failed_at, d.id LIMIT :n FOR UPDATE SKIP LOCKED),"
-                + " moved AS (DELETE FROM " + dlq + " WHERE ctid = ANY(ARRAY(SELECT row_id FROM picked)) RETURNING *)"
-                + " INSERT INTO " + q + " (" + REQUEUE_COLUMNS + ") SELECT priority, statement_timestamp(), enqueued_at,"
-                + " 0, dedup_key, headers, body, last_error, ordering_key FROM moved ORDER BY failed_at, id";
+    Dml nextReady(Dml.Change change, String q, String and) {
+        return picked(change, "id", q + " AS m", ready() + and, DEQUEUE_ORDER);
     }
 
     /**
-     * Oldest first: the ORDER BY keeps the plan on the index of {@code column}, so a batch reads only
-     * the rows it deletes and an idle call with nothing to delete reads none.
+     * As {@link #nextReady}, in {@code order}: the ORDER BY keeps the plan on the index of the
+     * condition, so a batch reads only the rows it takes and an idle call with nothing to take reads
+     * none. A table without a key is matched on {@code ctid}, the row's address.
      */
     @Override
-    String deleteBefore(String table, String column) {
-        return "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table + " WHERE " + column
-                + " < :cutoff ORDER BY " + column + " LIMIT :n FOR UPDATE SKIP LOCKED))";
+    Dml someRows(Dml.Change change, String where, String order, String key) {
+        String k = key == null ? "ctid" : key;
+        return picked(change, k, change.table(), where, order);
+    }
+
+    /** On {@code ctid}, the row's address: {@code match} is not needed. */
+    @Override
+    Dml oldestRows(Dml.Change change, String alias, String where, String order, String... match) {
+        return picked(change, "ctid", change.table() + " AS " + alias, where, order);
+    }
+
+    private Dml picked(Dml.Change change, String key, String from, String where, String order) {
+        return Dml.where(change, key + " = ANY(ARRAY(" + lockedRead(key, from, where, order) + "))");
+    }
+
+    @Override
+    String returningMessages(Dml dml) {
+        return dml.before() + dml.head() + " " + dml.tail() + " RETURNING " + messageColumns("") + dml.after();
+    }
+
+    /** The delete in a CTE, its rows inserted from what it returns: both commit or fail together. */
+    @Override
+    String moveRows(Dml delete, String into, UnaryOperator<String> values, String order) {
+        return delete.before() + "WITH moved AS (" + delete.head() + " " + delete.tail() + " RETURNING *) INSERT INTO "
+                + into + " SELECT " + values.apply("") + " FROM moved" + (order == null ? "" : " ORDER BY " + order)
+                + delete.after();
+    }
+
+    @Override
+    String anyRow(String columns, String from, String where, String order) {
+        // In the index's order: without it the planner may read the table from its start, past every hidden row.
+        return "SELECT " + columns + " FROM " + from + " WHERE " + where + " ORDER BY " + order + " LIMIT 1";
     }
 
     @Override
@@ -237,30 +238,6 @@ final class PostgresDialect extends Dialect {
     @Override
     String minutesAgo(int minutes) {
         return "statement_timestamp() - INTERVAL '1 minute' * " + minutes;
-    }
-
-    /** The expired rows' ids, locked, skipping rows others hold; then one statement moves or deletes them. */
-    @Override
-    String sweepExpired(String q, String dlq, boolean discard) {
-        String expired = "id = ANY(ARRAY(SELECT id FROM " + q + " WHERE " + expiredAndFree()
-                + " ORDER BY expires_at LIMIT :n FOR UPDATE SKIP LOCKED))";
-        if (discard) {
-            return "DELETE FROM " + q + " WHERE " + expired;
-        }
-        return moveToDeadLetters("DELETE FROM " + q, "WHERE " + expired, dlq, null);
-    }
-
-    @Override
-    String peek(String q, String and) {
-        // In the index's order: without it the planner may read the table from its start, past every hidden row.
-        return "SELECT 1 FROM " + q + " AS m WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER + " LIMIT 1";
-    }
-
-    /** The due rows' ids, earliest first, locked, skipping rows others hold; then one update by id. */
-    @Override
-    String reveal(String q) {
-        return "UPDATE " + q + " SET hidden = NULL WHERE id = ANY(ARRAY(SELECT id FROM " + q + " WHERE "
-                + hiddenAndDue() + " ORDER BY visible_at LIMIT :n FOR UPDATE SKIP LOCKED))";
     }
 
     @Override

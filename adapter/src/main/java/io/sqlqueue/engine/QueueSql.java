@@ -2,8 +2,8 @@ package io.sqlqueue.engine;
 
 /**
  * Every statement the engine runs against one queue and its dead-letter table, each written once,
- * by name, from its {@link Dialect} when the queue is opened. Parameters are named; see each
- * field. Claims, leases and holds return the message columns in the order of
+ * by name, from its {@link Dialect}'s primitives when the queue is opened. Parameters are named;
+ * see each field. Claims, leases and holds return the message columns in the order of
  * {@link Dialect#MESSAGE_COLUMNS}. Immutable.
  */
 final class QueueSql {
@@ -20,15 +20,20 @@ final class QueueSql {
     final SqlTemplate insertForBatch;
     /** :dedupKey → id */
     final SqlTemplate idByDedupKey;
-    /** :offset :n → candidate ids for a claim, not locked; null where the claim needs none (H2's, see H2Dialect#prepareClaim). */
-    final SqlTemplate candidates;
-    /** As candidates, after :afterPriority :afterId, for a hold. */
-    final SqlTemplate candidatesAfter;
-    /** :n → messages, deleted */
+    /** How claim, lease, hold and holdAfter are prepared for a size: the rows they take are picked by it. */
+    final Dialect.Pick pick;
+    /**
+     * :n → messages, deleted: ready ones, highest priority first, FIFO within a priority, skipping
+     * rows other transactions hold.
+     */
     final SqlTemplate claim;
     /** :n :lease :token → messages, attempts incremented, invisible for the lease */
     final SqlTemplate lease;
-    /** :n → messages, locked until the transaction ends, unchanged */
+    /**
+     * :n → messages, locked until the transaction ends, unchanged: other consumers skip them
+     * meanwhile. A transaction's own locks are not skipped, so a second hold in it goes on after
+     * the first's last row (holdAfter).
+     */
     final SqlTemplate hold;
     /** As hold, after :afterPriority :afterId in the dequeue order */
     final SqlTemplate holdAfter;
@@ -52,7 +57,10 @@ final class QueueSql {
     final SqlTemplate deadLetterRow;
     /** :id :token → update count: a lease given back uncounted, visible at once */
     final SqlTemplate releaseLeased;
-    /** → a row when some message is ready */
+    /**
+     * → a row when some message is ready and, in key order, the first of its key (a poller of an
+     * ordered queue would otherwise keep starting deliveries for messages waiting behind their key).
+     */
     final SqlTemplate peek;
     /** :n (literal) → update count: hidden rows whose time has passed, made claimable */
     final SqlTemplate reveal;
@@ -60,14 +68,16 @@ final class QueueSql {
     final SqlTemplate stats;
     /** → dead-letter count */
     final SqlTemplate deadLetterCount;
-    /**
-     * :n (literal) → update count: dead letters moved back into the queue, oldest failure first.
-     * H2: → the dead letters' _ROWID_s to move, locked (see H2Dialect#requeueBatch).
-     */
-    final SqlTemplate requeueDeadLetters;
+    /** Dead letters moved back into the queue, oldest failure first ({@link Dialect#requeueStatement}). */
+    final Dialect.Requeue requeue;
     /** :n (literal) :cutoff → update count: dead letters that failed before :cutoff, deleted */
     final SqlTemplate purgeDeadLetters;
-    /** :n (literal) :error → update count: expired messages moved to the dead-letter table */
+    /**
+     * :n (literal) :error → update count: expired messages moved to the dead-letter table, through
+     * the index on expires_at. Left behind: rows under a lease that has not run out (their delivery
+     * is in flight: an acknowledgement after the sweep would find nothing, and the message would
+     * end twice), and rows other transactions hold where the database can skip them.
+     */
     final SqlTemplate sweepExpired;
     /** :n (literal) → update count: expired messages deleted */
     final SqlTemplate discardExpired;
@@ -86,17 +96,16 @@ final class QueueSql {
         String byId = " WHERE " + d.byId(q);
         tableName = q;
         deadLetterTableName = dlq;
-        insert = new SqlTemplate(d.insert(q));
-        insertIfAbsent = new SqlTemplate(d.insertIfAbsent(q));
+        insert = new SqlTemplate(d.insertReturningId(q, Dialect.insertColumns(), "VALUES (" + d.insertValues() + ")"));
+        insertIfAbsent = new SqlTemplate(d.insertReturningId(q, Dialect.insertColumns(), d.ifKeyAbsent(q, d.insertValues())));
         insertForBatch = template(d.insertForBatch(q));
         idByDedupKey = new SqlTemplate("SELECT id FROM " + q + " WHERE dedup_key IS NOT NULL AND "
                 + d.sameKey("dedup_key", d.keyParameter("dedupKey")));
-        candidates = template(d.candidates(q, order));
-        candidatesAfter = template(d.candidates(q, after));
-        claim = new SqlTemplate(d.claim(q, order));
-        lease = new SqlTemplate(d.lease(q, order));
-        hold = new SqlTemplate(d.hold(q, order));
-        holdAfter = new SqlTemplate(d.hold(q, after));
+        pick = d.pick(q, order);
+        claim = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.delete(q), q, order)));
+        lease = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q, order)));
+        hold = hold(d, q, order);
+        holdAfter = hold(d, q, after);
         ack = new SqlTemplate("DELETE FROM " + q + byId + " AND lease_token = :token");
         deleteHeld = template(d.deleteHeld(q));
         String retryLater = " visible_at = " + d.nowPlus("delay") + ", hidden = " + Dialect.hiddenFor("delay")
@@ -105,22 +114,70 @@ final class QueueSql {
                 + byId + " AND attempts < :newAttempts");
         retryLeased = new SqlTemplate("UPDATE " + q + " SET last_error = :error," + retryLater + byId
                 + " AND lease_token = :token");
-        deadLetterClaimed = new SqlTemplate(d.deadLetter(q, dlq, "CAST(:newAttempts AS INTEGER)", "attempts < :newAttempts"));
-        deadLetterLeased = new SqlTemplate(d.deadLetter(q, dlq, null, "lease_token = :token"));
+        deadLetterClaimed = moveToDeadLetters(d, Dml.where(Dml.Change.delete(q), d.byId(q) + " AND attempts < :newAttempts"),
+                dlq, "CAST(:newAttempts AS INTEGER)");
+        deadLetterLeased = moveToDeadLetters(d, Dml.where(Dml.Change.delete(q), d.byId(q) + " AND lease_token = :token"),
+                dlq, null);
         deadLetterRow = new SqlTemplate("INSERT INTO " + dlq + " (" + Dialect.DEAD_LETTER_COLUMNS + ") VALUES (:id,"
                 + " :priority, :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + d.now()
                 + ", :orderingKey)");
         releaseLeased = new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + d.now()
                 + ", hidden = NULL, lease_token = NULL" + byId + " AND lease_token = :token");
-        peek = new SqlTemplate(d.peek(q, order));
-        reveal = new SqlTemplate(d.reveal(q));
+        peek = new SqlTemplate(d.skippingIsolation() + d.anyRow("1", q + " AS m", d.ready() + order, Dialect.DEQUEUE_ORDER));
+        reveal = new SqlTemplate(d.someRows(Dml.Change.update(q, "hidden = NULL"), d.hiddenAndDue(), "visible_at", "id")
+                .statement());
         stats = new SqlTemplate(d.stats(q));
         deadLetterCount = new SqlTemplate("SELECT COUNT(*) FROM " + dlq + d.readUncommitted());
-        requeueDeadLetters = new SqlTemplate(d.requeueDeadLetters(q, dlq));
+        requeue = d.requeue(q, dlq);
         purgeDeadLetters = new SqlTemplate(d.deleteBefore(dlq, "failed_at"));
-        sweepExpired = new SqlTemplate(d.sweepExpired(q, dlq, false));
-        discardExpired = new SqlTemplate(d.sweepExpired(q, dlq, true));
+        Dml expired = d.someRows(Dml.Change.delete(q), expiredAndFree(d), "expires_at", "id");
+        sweepExpired = moveToDeadLetters(d, expired, dlq, null);
+        discardExpired = new SqlTemplate(expired.statement());
         deleteHeldRow = new SqlTemplate("DELETE FROM " + q + byId + " AND attempts < :newAttempts");
+    }
+
+    /**
+     * What a lease sets: the rows hidden for :lease ms, their attempts counted
+     * ({@link Dialect#nextAttempts}), :token.
+     */
+    private static String leased(Dialect d) {
+        return "visible_at = " + d.nowPlus("lease") + ", hidden = " + Dialect.hiddenFor("lease") + ", attempts = "
+                + Dialect.nextAttempts("attempts") + ", lease_token = :token";
+    }
+
+    /** The first :n ready rows meeting {@code and}, locked and returned unchanged. */
+    private static SqlTemplate hold(Dialect d, String q, String and) {
+        return new SqlTemplate(d.skippingIsolation()
+                + d.lockedRead(d.messageColumns(""), q + " AS m", d.ready() + and, Dialect.DEQUEUE_ORDER));
+    }
+
+    /**
+     * The rows an expiry sweep may take, by the database's clock: expired, and not under a lease
+     * that has not run out. The redundant {@code IS NOT NULL} lets SQL Server use its filtered
+     * index on {@code expires_at}.
+     */
+    private static String expiredAndFree(Dialect d) {
+        return "expires_at IS NOT NULL AND expires_at <= " + d.now() + " AND (lease_token IS NULL OR visible_at <= "
+                + d.now() + ")";
+    }
+
+    /**
+     * Moves the rows {@code delete} takes into the dead-letter table with :error, in one statement;
+     * {@code attempts} is the count to record, an expression, or null for the row's own.
+     */
+    private static SqlTemplate moveToDeadLetters(Dialect d, Dml delete, String dlq, String attempts) {
+        return new SqlTemplate(d.moveRows(delete, dlq + " (" + Dialect.DEAD_LETTER_COLUMNS + ")",
+                prefix -> deadLetterValues(d, prefix, attempts), null));
+    }
+
+    /**
+     * The values of a dead-letter row, in the order of {@link Dialect#DEAD_LETTER_COLUMNS}, from a
+     * queue row whose columns are read with {@code prefix}: its own values, then :error and the clock.
+     */
+    private static String deadLetterValues(Dialect d, String prefix, String attempts) {
+        return prefix + "id, " + prefix + "priority, " + prefix + "visible_at, " + prefix + "enqueued_at, "
+                + (attempts == null ? prefix + "attempts" : attempts) + ", " + prefix + "dedup_key, " + prefix
+                + "headers, " + prefix + "body, " + d.errorValue() + ", " + d.now() + ", " + prefix + "ordering_key";
     }
 
     private static SqlTemplate template(String sql) {

@@ -288,7 +288,7 @@ public final class QueueTable {
             throws SQLException {
         checkClaimSize(max);
         List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
-                () -> read(dialect.prepareClaim(c, sql, sized(claims, sql.claim, max), max))));
+                () -> read(sql.pick.prepare(c, sized(claims, sql.claim, max), max, null))));
         List<QueueMessage> messages = new ArrayList<>(rows.size());
         for (Row r : rows) {
             int attempt = r.nextAttempt();
@@ -336,7 +336,7 @@ public final class QueueTable {
         }
         long token = ThreadLocalRandom.current().nextLong();
         List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
-                () -> read(dialect.prepareClaim(c, sql, sized(leases, sql.lease, max), max)
+                () -> read(sql.pick.prepare(c, sized(leases, sql.lease, max), max, null)
                         .setMillis("lease", leaseTime.toMillis()).setLong("token", token))));
         List<LeasedMessage> leased = new ArrayList<>(rows.size());
         for (Row r : rows) {
@@ -388,7 +388,7 @@ public final class QueueTable {
         for (Dialect.Place place = after == null ? null : new Dialect.Place(after.priority(), after.message().id()); ; ) {
             Dialect.Place from = place;
             SqlTemplate hold = from == null ? sized(holds, sql.hold, max) : sized(holdsAfter, sql.holdAfter, max);
-            List<Row> rows = dialect.withClaimIsolation(c, () -> read(dialect.prepareHold(c, sql, hold, max, from)));
+            List<Row> rows = dialect.withClaimIsolation(c, () -> read(sql.pick.prepare(c, hold, max, from)));
             List<HeldMessage> held = decodeHeld(c, rows);
             if (!held.isEmpty() || rows.isEmpty()) {
                 return held;

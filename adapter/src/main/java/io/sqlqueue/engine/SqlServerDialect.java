@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Microsoft SQL Server: the single-statement dequeue of the seeds. A CTE picks the next rows with
@@ -243,18 +244,17 @@ final class SqlServerDialect extends Dialect {
     }
 
     @Override
-    String insert(String q) {
-        return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id VALUES (" + insertValues() + ")";
+    String insertReturningId(String q, String columns, String source) {
+        return "INSERT INTO " + q + " " + columns + " OUTPUT inserted.id " + source;
     }
 
     @Override
-    String insertIfAbsent(String q) {
+    String ifKeyAbsent(String q, String values) {
         // UPDLOCK + HOLDLOCK holds the key range, so two racing inserts of one key serialize here; the
         // range of the filtered index on dedup_key, which SQL Server reads only for a predicate that
         // states its filter (IS NOT NULL): without it, the range could be the clustered index's.
-        return "INSERT INTO " + q + " " + insertColumns() + " OUTPUT inserted.id SELECT " + insertValues()
-                + " WHERE NOT EXISTS (SELECT 1 FROM " + q + " WITH (UPDLOCK, HOLDLOCK) WHERE dedup_key IS NOT NULL AND "
-                + sameKey("dedup_key", keyParameter("dedupKey")) + ")";
+        return "SELECT " + values + " WHERE NOT EXISTS (SELECT 1 FROM " + q + " WITH (UPDLOCK, HOLDLOCK)"
+                + " WHERE dedup_key IS NOT NULL AND " + sameKey("dedup_key", keyParameter("dedupKey")) + ")";
     }
 
     @Override
@@ -262,20 +262,28 @@ final class SqlServerDialect extends Dialect {
         return null; // mssql-jdbc returns no generated keys for batches: see insertBatch
     }
 
-    /**
-     * The rows a claim or lease takes: the first :n ready ones in the ready index's order,
-     * skipping rows other transactions hold and keeping the rest (UPDLOCK) until the statement's
-     * transaction ends. Named next_priority and next_id, so that the DML below names its own
-     * columns without a prefix.
-     */
-    private String next(String q, String and) {
-        return READ_COMMITTED + "WITH next (next_priority, next_id) AS (SELECT TOP (:n) priority, id FROM " + q + " AS m " + CLAIM_HINTS
-                + " WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER + ") ";
+    @Override
+    String skippingIsolation() {
+        return READ_COMMITTED;
     }
 
     /**
-     * The rows of a claim or lease: those {@link #next} chose, matched on the whole clustered key,
-     * so the target is found by a clustered seek and its other indexes are maintained after it.
+     * The seeds' locking read: the first :n rows in order, held (UPDLOCK) until the transaction
+     * ends, skipping rows others hold. Fewer than 5,000 row locks ({@link QueueTable#MAX_CLAIM}), so
+     * SQL Server does not escalate them to a table lock; only a real SQL Server shows that,
+     * Babelfish ignores the hints.
+     */
+    @Override
+    String lockedRead(String columns, String from, String where, String order) {
+        return "SELECT TOP (:n) " + columns + " FROM " + from + " " + CLAIM_HINTS + " WHERE " + where + " ORDER BY " + order;
+    }
+
+    /**
+     * The CTE {@code next} picks the first :n ready rows in the ready index's order with
+     * {@link #lockedRead}, skipping rows other transactions hold and keeping the rest (UPDLOCK)
+     * until the statement's transaction ends; named next_priority and next_id, so that the DML names
+     * its own columns without a prefix. The DML then takes those rows matched on the whole clustered
+     * key, so the target is found by a clustered seek and its other indexes are maintained after it.
      * Lock order: the CTE locks the rows' ready-index entries first, a statement by id
      * ({@link #byId}) the clustered row first, so a claim and a statement by id on the same ready
      * row can deadlock. The victim loses nothing: a claim rolls back uncounted, a statement in
@@ -286,12 +294,8 @@ final class SqlServerDialect extends Dialect {
      * triggers are refused ({@link #checkExisting}). Only a real SQL Server shows the locking. Why
      * this shape and no other (what Babelfish showed of the alternatives): docs/sqlserver.md,
      * "The claim statement: case history".
-     */
-    private static final String CHOSEN = " WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority"
-            + " AND next_id = id) AND visible_at <= SYSUTCDATETIME()";
-
-    /**
-     * Ordered delivery ({@link #headOfKey}) reads the earlier rows of a key without hints, and not
+     *
+     * <p>Ordered delivery ({@link #headOfKey}) reads the earlier rows of a key without hints, and not
      * with READPAST: a row that a consumer has deleted and not yet committed must still count,
      * and READPAST would skip it (so would NOLOCK, which reads the delete), letting the next
      * message of the key out while the first may still roll back. Under READ_COMMITTED_SNAPSHOT
@@ -301,27 +305,69 @@ final class SqlServerDialect extends Dialect {
      * ignores table hints and reads versions, as PostgreSQL does.
      */
     @Override
-    String claim(String q, String and) {
-        return next(q, and) + "DELETE FROM " + q + " WITH (ROWLOCK, READPAST) OUTPUT " + messageColumns("deleted.") + CHOSEN
-                + LOOP_JOIN;
+    Dml nextReady(Dml.Change change, String q, String and) {
+        return new Dml(READ_COMMITTED + "WITH next (next_priority, next_id) AS ("
+                + lockedRead("priority, id", q + " AS m", ready() + and, DEQUEUE_ORDER) + ") ",
+                change.head("", " WITH (ROWLOCK, READPAST)"), "WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority"
+                + " AND next_id = id) AND visible_at <= SYSUTCDATETIME()", LOOP_JOIN, change.deletes());
     }
 
+    /** {@code OUTPUT} between the statement and its condition: {@code deleted.} rows of a delete, {@code inserted.} of an update. */
     @Override
-    String lease(String q, String and) {
-        return next(q, and) + "UPDATE " + q + " WITH (ROWLOCK, READPAST) SET " + leased() + " OUTPUT "
-                + messageColumns("inserted.") + CHOSEN + LOOP_JOIN;
+    String returningMessages(Dml dml) {
+        return dml.before() + dml.head() + " OUTPUT " + messageColumns(dml.deletes() ? "deleted." : "inserted.") + " "
+                + dml.tail() + dml.after();
     }
 
     /**
-     * The seeds' locking read: the first :n ready rows in the ready index's order, held (UPDLOCK)
-     * until the transaction ends, skipping rows others hold. Fewer than 5,000 row locks
-     * ({@link QueueTable#MAX_CLAIM}), so SQL Server does not escalate them to a table lock; only a
-     * real SQL Server shows that, Babelfish ignores the hints.
+     * {@code OUTPUT … INTO}, which SQL Server refuses into a table with an enabled trigger (see
+     * {@link #checkExisting}), foreign key or CHECK constraint (the queue and dead-letter tables have
+     * none). It inserts in no order of its own: {@code order} is not kept.
      */
     @Override
-    String hold(String q, String and) {
-        return READ_COMMITTED + "SELECT TOP (:n) " + messageColumns("") + " FROM " + q + " AS m " + CLAIM_HINTS
-                + " WHERE " + ready() + and + " ORDER BY " + DEQUEUE_ORDER;
+    String moveRows(Dml delete, String into, UnaryOperator<String> values, String order) {
+        return delete.before() + delete.head() + " OUTPUT " + values.apply("deleted.") + " INTO " + into + " "
+                + delete.tail() + delete.after();
+    }
+
+    /**
+     * {@code DELETE TOP} / {@code UPDATE TOP} in no particular order: every row is reached by the
+     * batches that follow, so no order is needed. Through the filtered index of the condition (its
+     * own {@code IS NOT NULL} lets the optimiser match it), which it locks before the clustered row,
+     * the reverse of a claim's order and of a statement by id: a sweep or reveal and a claim, or the
+     * ack of a lease that has just run out, can deadlock over the same row. The victim loses nothing
+     * (a sweep or reveal is tried again at the next one; a claim in a delivery rolls back uncounted;
+     * an ack that fails leaves the message to be delivered again). Only a real SQL Server shows the
+     * locking.
+     */
+    @Override
+    Dml someRows(Dml.Change change, String where, String order, String key) {
+        return new Dml(READ_COMMITTED, change.head("TOP (:n) ", " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"),
+                "WHERE " + where, "", change.deletes());
+    }
+
+    /**
+     * The join form (T-SQL engines without updatable CTEs accept it, and it is as exact on SQL
+     * Server): the first rows in order, picked by {@link #lockedRead}, deleted through a join on
+     * {@code match} (the table has no unique key). The join is pinned to nested loops.
+     */
+    @Override
+    Dml oldestRows(Dml.Change change, String alias, String where, String order, String... match) {
+        StringBuilder picked = new StringBuilder();
+        StringBuilder on = new StringBuilder();
+        for (String column : match) {
+            picked.append(picked.length() == 0 ? "" : ", ").append(alias).append('.').append(column);
+            on.append(on.length() == 0 ? "" : " AND ").append("t.").append(column).append(" = x.").append(column);
+        }
+        return new Dml(READ_COMMITTED, "DELETE t", "FROM " + change.table() + " AS t WITH (ROWLOCK, READPAST) INNER JOIN ("
+                + lockedRead(picked.toString(), change.table() + " AS " + alias, where, order) + ") AS x ON " + on,
+                LOOP_JOIN, true);
+    }
+
+    /** Any ready row answers, so no order; READPAST: a row in flight is not waited for. */
+    @Override
+    String anyRow(String columns, String from, String where, String order) {
+        return "SELECT TOP (1) " + columns + " FROM " + from + " WITH (READPAST, READCOMMITTEDLOCK) WHERE " + where;
     }
 
     /** None: T-SQL has no array parameter (see {@link #deleteHeld(Connection, QueueSql, Long[])}). */
@@ -364,42 +410,10 @@ final class SqlServerDialect extends Dialect {
         return "priority = (SELECT p.priority FROM " + q + " AS p WHERE p.id = :id) AND id = :id";
     }
 
-    /** {@code OUTPUT … INTO}, which SQL Server refuses into a table with an enabled trigger (see {@link #checkExisting}). */
-    @Override
-    String moveToDeadLetters(String delete, String where, String dlq, String attempts) {
-        return delete + " OUTPUT " + deadLetterValues("deleted.", attempts) + " INTO " + dlq + " (" + DEAD_LETTER_COLUMNS
-                + ") " + where;
-    }
-
     /** NVARCHAR as it is: a CAST to VARCHAR would lose what the code page cannot hold. */
     @Override
     String errorValue() {
         return ":error";
-    }
-
-    /**
-     * The join form (T-SQL engines without updatable CTEs accept it, and it is as exact on SQL
-     * Server): the chosen dead letters are deleted and {@code OUTPUT … INTO} the queue in one
-     * statement (the queue table has no trigger, foreign key or CHECK constraint, which OUTPUT
-     * INTO forbids). The dead-letter table has no unique key, so the join matches on
-     * {@code (id, failed_at)}: two dead letters sharing both (only by hand) would move together.
-     * The identity column is left out, so each moved message gets a new id.
-     */
-    @Override
-    String requeueDeadLetters(String q, String dlq) {
-        return READ_COMMITTED + "DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0, deleted.dedup_key,"
-                + " deleted.headers, deleted.body, deleted.last_error, deleted.ordering_key INTO " + q
-                + " (" + REQUEUE_COLUMNS + ")"
-                + " FROM " + dlq + " AS t WITH (ROWLOCK, READPAST) INNER JOIN (SELECT TOP (:n) d.id, d.failed_at FROM "
-                + dlq + " AS d " + CLAIM_HINTS + " WHERE " + requeueable(q, dlq) + " ORDER BY d.failed_at, d.id) AS x"
-                + " ON t.id = x.id AND t.failed_at = x.failed_at" + LOOP_JOIN;
-    }
-
-    /** No order is needed to delete everything before the cutoff, so a plain {@code DELETE TOP} does it. */
-    @Override
-    String deleteBefore(String table, String column) {
-        return READ_COMMITTED + "DELETE TOP (:n) FROM " + table + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE " + column
-                + " < :cutoff";
     }
 
     /** SQL Server has PERCENTILE_CONT only as a window function: one row per minute through DISTINCT. */
@@ -435,38 +449,6 @@ final class SqlServerDialect extends Dialect {
     @Override
     Object timestampParameter(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
-    }
-
-    /**
-     * {@code DELETE TOP} through the filtered index on {@code expires_at} (the redundant {@code IS
-     * NOT NULL} lets the optimiser match it), skipping rows others hold. It locks the index entry
-     * before the clustered row, the reverse of a claim's order, so a sweep and a claim of the same
-     * row can deadlock: the victim loses nothing (a sweep is tried again at the next one; a claim
-     * in a delivery rolls back uncounted). Only a real SQL Server shows the locking.
-     */
-    @Override
-    String sweepExpired(String q, String dlq, boolean discard) {
-        String delete = READ_COMMITTED + "DELETE TOP (:n) FROM " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)";
-        String where = "WHERE expires_at IS NOT NULL AND " + expiredAndFree();
-        return discard ? delete + " " + where : moveToDeadLetters(delete, where, dlq, null);
-    }
-
-    @Override
-    String peek(String q, String and) {
-        return READ_COMMITTED + "SELECT TOP (1) 1 FROM " + q + " AS m WITH (READPAST, READCOMMITTEDLOCK) WHERE " + ready() + and;
-    }
-
-    /**
-     * Through the filtered index of hidden rows, in no particular order: every due row is revealed
-     * by the batches that follow. It locks that index's entry before the clustered row, the
-     * reverse of a statement by id, so a reveal and the ack of a lease that has just run out can
-     * deadlock; the victim loses nothing (a reveal is tried again at the next one, an ack that
-     * fails leaves the message to be delivered again). Only a real SQL Server shows the locking.
-     */
-    @Override
-    String reveal(String q) {
-        return READ_COMMITTED + "UPDATE TOP (:n) " + q + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) SET hidden = NULL WHERE "
-                + hiddenAndDue();
     }
 
     @Override

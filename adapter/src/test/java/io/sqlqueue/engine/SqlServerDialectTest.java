@@ -125,7 +125,7 @@ class SqlServerDialectTest {
 
     @Test
     void requeueIsOneDeleteOfTheOldestDeadLettersJoinedToTheirKeysOutputIntoTheQueue() {
-        String requeue = sql.requeueDeadLetters.withLiteral("n", 100).jdbcSql();
+        String requeue = new SqlTemplate(dialect.requeueStatement("[dbo].[orders]", "[dbo].[orders_dlq]")).withLiteral("n", 100).jdbcSql();
         assertTrue(requeue.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE t OUTPUT deleted.priority, SYSUTCDATETIME(), deleted.enqueued_at, 0,"
                 + " deleted.dedup_key, deleted.headers, deleted.body, deleted.last_error, deleted.ordering_key INTO"
                 + " [dbo].[orders] (priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error,"
