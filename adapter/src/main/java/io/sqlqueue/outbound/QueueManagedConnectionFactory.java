@@ -3,6 +3,7 @@ package io.sqlqueue.outbound;
 import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
+import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
@@ -28,6 +29,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -107,7 +109,7 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
         if (monitor == null) {
             String url = effective(jdbcUrl, resourceAdapter == null ? null : resourceAdapter.getJdbcUrl());
             monitor = new ProducerMonitor(usesServerDataSource() ? dataSourceJndiName
-                    : DriverDataSources.withoutSecrets(url == null ? "" : url));
+                    : DriverDataSources.withoutSecrets(url == null ? "" : url), this::databaseAnswers);
         }
         return monitor;
     }
@@ -185,6 +187,39 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
             dataSource = ds;
         }
         return (DataSource) ds;
+    }
+
+    /**
+     * Whether the database answers a connection of this factory's data source, opened outside the
+     * server's pool for the readiness probe ({@link FactoryReadiness}) and closed at once; false
+     * when the factory has made no data source yet (no connection was ever asked for).
+     */
+    boolean databaseAnswers() {
+        try {
+            if (usesServerDataSource()) {
+                try (Connection c = serverDataSource().getConnection()) {
+                    return ConnectionHealth.answers(c);
+                }
+            }
+            Object ds = dataSource;
+            if (ds instanceof XADataSource xa) {
+                XAConnection x = xa.getXAConnection();
+                try {
+                    return ConnectionHealth.answers(x.getConnection());
+                } finally {
+                    x.close();
+                }
+            }
+            if (ds instanceof DataSource plain) {
+                try (Connection c = plain.getConnection()) {
+                    return ConnectionHealth.answers(c);
+                }
+            }
+            return false;
+        } catch (SQLException | ResourceException | RuntimeException e) {
+            log().log(Level.FINE, "the readiness probe found the database away", e);
+            return false;
+        }
     }
 
     boolean usesServerDataSource() {

@@ -1,0 +1,28 @@
+package io.sqlqueue.management;
+
+import java.lang.annotation.Annotation;
+
+/**
+ * Payara's HK2 services, found by reflection so that the adapter has no compile-time dependency
+ * on Payara and runs unchanged where they are absent.
+ */
+final class PayaraServices {
+
+    private PayaraServices() {
+    }
+
+    /**
+     * The service of class {@code className} from Payara's default service locator, or null where
+     * there is none (the server is not Payara, or the service is not running).
+     *
+     * @throws ClassNotFoundException where the class is absent: not Payara, or not this Payara module
+     */
+    static Object find(String className, ClassLoader loader) throws ReflectiveOperationException {
+        Class<?> serviceClass = Class.forName(className, true, loader);
+        Object locator = Class.forName("org.glassfish.internal.api.Globals", true, loader)
+                .getMethod("getDefaultBaseServiceLocator").invoke(null);
+        return locator == null ? null : locator.getClass()
+                .getMethod("getService", Class.class, Annotation[].class)
+                .invoke(locator, serviceClass, new Annotation[0]);
+    }
+}
