@@ -230,6 +230,16 @@ final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessC
     }
 
     @Override
+    public String getReadiness() {
+        return readiness().summary();
+    }
+
+    @Override
+    public String getLiveness() {
+        return liveness().summary();
+    }
+
+    @Override
     public boolean isPaused() {
         return activation.paused();
     }

@@ -17,4 +17,9 @@ public record HealthReport(boolean up, Map<String, Object> data) {
     public HealthReport {
         data = Collections.unmodifiableMap(new LinkedHashMap<>(data));
     }
+
+    /** {@code UP} or {@code DOWN} and the data, as the beans' Readiness and Liveness attributes show it. */
+    public String summary() {
+        return (up ? "UP " : "DOWN ") + data;
+    }
 }

@@ -1,7 +1,6 @@
 package io.sqlqueue.management;
 
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Locale;
@@ -173,14 +172,7 @@ final class PayaraHealth {
         }
 
         private void call(Method method, Object... args) throws ReflectiveOperationException {
-            try {
-                method.invoke(service, args);
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw e;
-            }
+            PayaraServices.invoke(method, service, args);
         }
     }
 }

@@ -2,7 +2,6 @@ package io.sqlqueue.management;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
@@ -235,14 +234,7 @@ final class PayaraMetrics {
         }
 
         private Object call(Method method, Object... args) throws ReflectiveOperationException {
-            try {
-                return method.invoke(registry, args);
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw e;
-            }
+            return PayaraServices.invoke(method, registry, args);
         }
     }
 }

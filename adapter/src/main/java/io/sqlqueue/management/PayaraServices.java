@@ -1,6 +1,8 @@
 package io.sqlqueue.management;
 
 import java.lang.annotation.Annotation;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 
 /**
  * Payara's HK2 services, found by reflection so that the adapter has no compile-time dependency
@@ -24,5 +26,17 @@ final class PayaraServices {
         return locator == null ? null : locator.getClass()
                 .getMethod("getService", Class.class, Annotation[].class)
                 .invoke(locator, serviceClass, new Annotation[0]);
+    }
+
+    /** Calls {@code method} on {@code target}; a RuntimeException it throws is thrown as it is. */
+    static Object invoke(Method method, Object target, Object... args) throws ReflectiveOperationException {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
     }
 }

@@ -63,6 +63,11 @@ final class ProducerMonitor implements ProducerMXBean, ReadinessCheck {
     }
 
     @Override
+    public String getReadiness() {
+        return readiness().summary();
+    }
+
+    @Override
     public String getFactory() {
         return factory;
     }

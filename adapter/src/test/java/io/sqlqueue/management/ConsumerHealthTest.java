@@ -36,6 +36,8 @@ class ConsumerHealthTest {
         assertEquals("cannot reach the database: Connection refused", failed.data().get("error"));
         assertEquals(List.of("queue", "database", "bean", "lastLook", "paused", "error"),
                 List.copyOf(failed.data().keySet()), "stable keys, identity first");
+        assertTrue(failed.summary().startsWith("DOWN {queue=orders, database=jdbc/orders,"),
+                "the JMX attribute's text: " + failed.summary());
     }
 
     @Test
