@@ -1,16 +1,31 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.management.ConsumerHealth;
+import io.sqlqueue.management.ConsumerHealth.LastLook;
 import io.sqlqueue.management.ConsumerMXBean;
+import io.sqlqueue.management.HealthReport;
+import io.sqlqueue.management.LivenessCheck;
+import io.sqlqueue.management.ReadinessCheck;
 import io.sqlqueue.management.RecentDurations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-/** An activation's figures, written by its poller and deliveries, read through JMX. */
-final class ConsumerMonitor implements ConsumerMXBean {
+/**
+ * An activation's figures, written by its poller and deliveries, read through JMX, and its health
+ * checks ({@link ConsumerHealth} says what they report).
+ */
+final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessCheck {
+
+    /**
+     * How the poller's message begins when a look at the queue failed for want of the database
+     * (Poller.databaseDown); every other failure is a delivery's and says nothing of the poller's look.
+     */
+    static final String DATABASE_UNREACHABLE = "cannot reach the database: ";
 
     private final QueueActivation activation;
     private final LongAdder committed = new LongAdder();
@@ -24,14 +39,23 @@ final class ConsumerMonitor implements ConsumerMXBean {
     private final RecentDurations latency = new RecentDurations();
     private final RecentDurations processing = new RecentDurations();
     private volatile String lastError = "";
+    private volatile LastLook lastLook = LastLook.NONE_YET;
+    /** System.nanoTime() of the poller's last turn or a delivery's progress; the activation to begin with. */
+    private volatile long lastTurnNanos = System.nanoTime();
 
     ConsumerMonitor(QueueActivation activation) {
         this.activation = activation;
     }
 
+    private void turned() {
+        lastTurnNanos = System.nanoTime();
+    }
+
     // ---- written by the poller and the deliveries ----------------------------------------------
 
     void polled(boolean ready) {
+        turned();
+        lastLook = LastLook.ANSWERED;
         polls.increment();
         if (!ready) {
             emptyPolls.increment();
@@ -40,11 +64,13 @@ final class ConsumerMonitor implements ConsumerMXBean {
 
     /** The poller found the consumer paused and looks at nothing until its next wait ends. */
     void pausedPoll() {
+        turned();
         pausedPolls.increment();
     }
 
     /** Messages handed to the bean now; returns the start time for {@link #processed}. */
     long delivering(List<QueueMessage> messages) {
+        turned();
         Instant now = Instant.now();
         for (QueueMessage m : messages) {
             latency.record(Duration.between(m.enqueuedAt(), now).toNanos());
@@ -54,6 +80,7 @@ final class ConsumerMonitor implements ConsumerMXBean {
     }
 
     void processed(int messages, long startNanos) {
+        turned();
         processing.record(System.nanoTime() - startNanos);
         inFlight.addAndGet(-messages);
     }
@@ -84,7 +111,29 @@ final class ConsumerMonitor implements ConsumerMXBean {
     }
 
     void failed(String error) {
+        if (error != null && error.startsWith(DATABASE_UNREACHABLE)) {
+            turned();
+            lastLook = LastLook.FAILED;
+        }
         lastError = error;
+    }
+
+    // ---- read by the health checks ------------------------------------------------------------
+
+    @Override
+    public HealthReport readiness() {
+        return ConsumerHealth.readiness(facts());
+    }
+
+    @Override
+    public HealthReport liveness() {
+        return ConsumerHealth.liveness(facts());
+    }
+
+    private ConsumerHealth.Facts facts() {
+        return new ConsumerHealth.Facts(getQueue(), getDatabase(), getEndpoint(), isPaused(), lastLook, lastError,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastTurnNanos), getInFlight(),
+                activation.settings.maxPollInterval());
     }
 
     // ---- read through JMX ---------------------------------------------------------------------
@@ -178,6 +227,16 @@ final class ConsumerMonitor implements ConsumerMXBean {
     @Override
     public String getLastError() {
         return lastError;
+    }
+
+    @Override
+    public String getReadiness() {
+        return readiness().summary();
+    }
+
+    @Override
+    public String getLiveness() {
+        return liveness().summary();
     }
 
     @Override

@@ -79,6 +79,16 @@ public interface ConsumerMXBean {
     @Description("Whether the consumer is paused: it starts no delivery until resume()")
     boolean isPaused();
 
+    /** What Payara's {@code /health/ready} shows for this consumer: {@link ConsumerHealth} says when it is up. */
+    @Description("UP when the database answered the poller's last look at the queue (paused or not), else DOWN;"
+            + " then the check's data")
+    String getReadiness();
+
+    /** What Payara's {@code /health/live} shows for this consumer. */
+    @Description("UP while the poller turns (or deliveries are in the bean's hands) within its limit, else DOWN;"
+            + " then the check's data")
+    String getLiveness();
+
     /**
      * Stops taking messages: deliveries in progress finish their message, no new one starts
      * within one poll interval. Messages stay in the queue. Undeploying is not needed.

@@ -2,7 +2,6 @@ package io.sqlqueue.management;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
@@ -147,22 +146,17 @@ final class PayaraMetrics {
          */
         static Registry find() throws ReflectiveOperationException {
             ClassLoader loader = PayaraMetrics.class.getClassLoader();
-            Class<?> serviceClass;
-            Object locator;
+            String serviceClass = "fish.payara.microprofile.metrics.MetricsService";
+            Object service;
             try {
-                serviceClass = Class.forName("fish.payara.microprofile.metrics.MetricsService", true, loader);
-                locator = Class.forName("org.glassfish.internal.api.Globals", true, loader)
-                        .getMethod("getDefaultBaseServiceLocator").invoke(null);
+                service = PayaraServices.find(serviceClass, loader);
             } catch (ClassNotFoundException notPayara) {
                 tellOnce(Level.FINE, "no Payara MicroProfile Metrics here: the figures are in JMX only", notPayara);
                 return null;
             }
-            Object service = locator == null ? null : locator.getClass()
-                    .getMethod("getService", Class.class, java.lang.annotation.Annotation[].class)
-                    .invoke(locator, serviceClass, new java.lang.annotation.Annotation[0]);
             // the server's context ("" by Payara's MetricsContext.SERVER_CONTEXT_NAME): not an application's
             Object context = service == null ? null
-                    : serviceClass.getMethod("getContext", String.class).invoke(service, "");
+                    : Class.forName(serviceClass, true, loader).getMethod("getContext", String.class).invoke(service, "");
             if (context == null) {
                 tellOnce(Level.INFO, "MicroProfile Metrics is turned off: the adapter's figures are in JMX only", null);
                 return null;
@@ -240,14 +234,7 @@ final class PayaraMetrics {
         }
 
         private Object call(Method method, Object... args) throws ReflectiveOperationException {
-            try {
-                return method.invoke(registry, args);
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw e;
-            }
+            return PayaraServices.invoke(method, registry, args);
         }
     }
 }

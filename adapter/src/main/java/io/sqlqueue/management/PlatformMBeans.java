@@ -40,6 +40,7 @@ public final class PlatformMBeans {
                 if (!server.isRegistered(candidate)) {
                     ObjectName registered = server.registerMBean(DescribedMXBean.of(bean), candidate).getObjectName();
                     PayaraMetrics.add(registered, bean);
+                    PayaraHealth.add(registered, bean);
                     return registered;
                 }
             }
@@ -55,6 +56,7 @@ public final class PlatformMBeans {
             return;
         }
         PayaraMetrics.remove(name);
+        PayaraHealth.remove(name);
         try {
             ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
         } catch (JMException | RuntimeException e) {

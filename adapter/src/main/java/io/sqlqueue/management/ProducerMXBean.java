@@ -34,4 +34,9 @@ public interface ProducerMXBean {
 
     @Description("The last send failure; empty if none")
     String getLastError();
+
+    /** What Payara's {@code /health/ready} shows for this factory; reading it may run the bounded probe. */
+    @Description("UP unless a send failed and the database has not answered a probe connection since; then the"
+            + " check's data")
+    String getReadiness();
 }

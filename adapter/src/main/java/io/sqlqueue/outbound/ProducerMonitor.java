@@ -1,17 +1,21 @@
 package io.sqlqueue.outbound;
 
+import io.sqlqueue.management.HealthReport;
 import io.sqlqueue.management.PlatformMBeans;
 import io.sqlqueue.management.ProducerMXBean;
+import io.sqlqueue.management.ReadinessCheck;
 import io.sqlqueue.management.RecentDurations;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import javax.management.ObjectName;
 
 /**
  * A connection factory's figures for JMX. JCA gives a factory no end of life, so the bean lives
  * while the factory has managed connections: registered with the first, unregistered when the
- * pool has destroyed the last (an undeploy empties the pool).
+ * pool has destroyed the last (an undeploy empties the pool). Its readiness check
+ * ({@link FactoryReadiness}) lives as long.
  */
-final class ProducerMonitor implements ProducerMXBean {
+final class ProducerMonitor implements ProducerMXBean, ReadinessCheck {
 
     private final String factory;
     private final LongAdder sent = new LongAdder();
@@ -20,9 +24,12 @@ final class ProducerMonitor implements ProducerMXBean {
     private volatile String lastError = "";
     private int connections; // guarded by this
     private ObjectName name; // guarded by this
+    private final FactoryReadiness readiness;
 
-    ProducerMonitor(String factory) {
+    /** @param databaseAnswers the factory's probe: one connection opened, validated and closed */
+    ProducerMonitor(String factory, BooleanSupplier databaseAnswers) {
         this.factory = factory;
+        this.readiness = new FactoryReadiness(factory, databaseAnswers, System::nanoTime);
     }
 
     synchronized void connectionCreated() {
@@ -41,11 +48,23 @@ final class ProducerMonitor implements ProducerMXBean {
     void sent(int messages, long startNanos) {
         sendTimes.record(System.nanoTime() - startNanos);
         sent.add(messages);
+        readiness.sendSucceeded();
     }
 
     void failed(String error) {
         errors.increment();
         lastError = error;
+        readiness.sendFailed(error);
+    }
+
+    @Override
+    public HealthReport readiness() {
+        return readiness.readiness();
+    }
+
+    @Override
+    public String getReadiness() {
+        return readiness().summary();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.sqlqueue.JndiLookup;
 import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
+import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
@@ -30,6 +31,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.NamingException;
 import javax.security.auth.Subject;
@@ -106,7 +108,8 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
     /** This factory's management bean (made on first use: the server sets the properties first). */
     synchronized ProducerMonitor monitor() {
         if (monitor == null) {
-            monitor = new ProducerMonitor(usesServerDataSource() ? dataSourceJndiName : login().database());
+            monitor = new ProducerMonitor(usesServerDataSource() ? dataSourceJndiName : login().database(),
+                    this::databaseAnswers);
         }
         return monitor;
     }
@@ -180,6 +183,39 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
             dataSource = ds;
         }
         return (DataSource) ds;
+    }
+
+    /**
+     * Whether the database answers a connection of this factory's data source, opened outside the
+     * server's pool for the readiness probe ({@link FactoryReadiness}) and closed at once; false
+     * when the factory has made no data source yet (no connection was ever asked for).
+     */
+    boolean databaseAnswers() {
+        try {
+            if (usesServerDataSource()) {
+                try (Connection c = serverDataSource().getConnection()) {
+                    return ConnectionHealth.answers(c);
+                }
+            }
+            Object ds = dataSource;
+            if (ds instanceof XADataSource xa) {
+                XAConnection x = xa.getXAConnection();
+                try {
+                    return ConnectionHealth.answers(x.getConnection());
+                } finally {
+                    x.close();
+                }
+            }
+            if (ds instanceof DataSource plain) {
+                try (Connection c = plain.getConnection()) {
+                    return ConnectionHealth.answers(c);
+                }
+            }
+            return false;
+        } catch (SQLException | ResourceException | RuntimeException e) {
+            log().log(Level.FINE, "the readiness probe found the database away", e);
+            return false;
+        }
     }
 
     boolean usesServerDataSource() {

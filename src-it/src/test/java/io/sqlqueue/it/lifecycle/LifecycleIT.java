@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sqlqueue.engine.Topic;
+import io.sqlqueue.it.harness.Await;
+import io.sqlqueue.it.lifecycle.HealthEndpoint.Answer;
 import io.sqlqueue.it.lifecycle.MicroProcess.Census;
 import io.sqlqueue.it.lifecycle.SampleClient.Status;
 import io.sqlqueue.sample.SampleDatabase;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.logging.Logger;
@@ -88,6 +91,13 @@ class LifecycleIT {
     private static final int THREAD_SLACK = 5;
     /** About five polls of the sample's bean (maxPollInterval 1 s): a per-poll log would show 4 or more lines. */
     private static final Duration OUTAGE = Duration.ofSeconds(5);
+
+    /** How long readiness may take to follow the database: a few of the sample's polls (maxPollInterval 1 s). */
+    private static final Duration HEALTH_PATIENCE = Duration.ofSeconds(60);
+    private static final String CONSUMER_CHECK = "sqlqueue-consumer ";
+    private static final String OF_THE_ORDERS = "queue=" + QUEUE;
+    private static final String FACTORY_CHECK = "sqlqueue-producer ";
+    private static final String OF_THE_SAMPLE = "name=" + SampleDatabase.JNDI_NAME;
 
     private static Server h2;
     private static TcpForwarder database;
@@ -279,6 +289,61 @@ class LifecycleIT {
         // pollers cannot reach the database, so there are at most the beans' maxConcurrency of these.
         assertTrue(stopped.size() <= SAMPLE_CONCURRENCY, "at most one warning per delivery in flight: " + stopped);
         assertEquals(List.of(), otherWarnings, "no other warnings from the adapter");
+    }
+
+    /**
+     * What an orchestrator sees on Payara's {@code /health}: the order bean's readiness goes down
+     * while its database is away and comes back with it, with no send needed; liveness stays up
+     * throughout (the poller still turns, it only cannot reach the database); the sample's
+     * connection factory has its check on {@code /health/ready} too. (The factory's own way down
+     * needs a send that fails in the factory, which the sample, storing the order first, never
+     * makes: FactoryReadinessTest covers it.)
+     */
+    @Test
+    @Order(4)
+    void readinessGoesDownWhileTheDatabaseIsAwayAndComesBack() throws Exception {
+        HealthEndpoint health = new HealthEndpoint(micro.httpPort());
+        AtomicReference<Answer> last = new AtomicReference<>();
+        sample.place(1); // the factory's check lives while its pool has connections: from its first send
+        awaitHealth("ready, the order bean's and the sample factory's checks up", health, last, a ->
+                a.httpStatus() == 200 && "UP".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS))
+                && "UP".equals(a.check(FACTORY_CHECK, OF_THE_SAMPLE)));
+        Answer live = health.live();
+        assertEquals(200, live.httpStatus(), live.body());
+        assertEquals("UP", live.check(CONSUMER_CHECK, OF_THE_ORDERS), live.body());
+
+        database.cut();
+        Answer liveDuring;
+        try {
+            awaitHealth("readiness down with the database away", health, last, a ->
+                    a.httpStatus() == 503 && "DOWN".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS)));
+            liveDuring = health.live();
+        } finally {
+            database.restore();
+        }
+        Answer down = last.get();
+        assertTrue(down.body().contains("\"lastLook\":\"failed\"") && down.body().contains("cannot reach the database"),
+                "the check's data says why: " + down.body());
+        assertEquals(200, liveDuring.httpStatus(), "alive while the database is away: " + liveDuring.body());
+        assertEquals("UP", liveDuring.check(CONSUMER_CHECK, OF_THE_ORDERS), liveDuring.body());
+
+        awaitHealth("readiness back with the database", health, last, a ->
+                a.httpStatus() == 200 && "UP".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS))
+                && "UP".equals(a.check(FACTORY_CHECK, OF_THE_SAMPLE)));
+        LOG.info(() -> "LIFECYCLE health: down during the outage " + down.body() + "; back " + last.get().body());
+    }
+
+    /** Reads {@code /health/ready} until {@code done} holds, keeping the last answer in {@code last}. */
+    private static void awaitHealth(String what, HealthEndpoint health, AtomicReference<Answer> last,
+            Predicate<Answer> done) throws Exception {
+        try {
+            Await.until(what, HEALTH_PATIENCE, () -> {
+                last.set(health.ready());
+                return done.test(last.get());
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; last answer " + last.get(), e);
+        }
     }
 
     /**
