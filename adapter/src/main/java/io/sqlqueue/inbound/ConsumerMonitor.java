@@ -21,12 +21,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessCheck {
 
-    /**
-     * How the poller's message begins when a look at the queue failed for want of the database
-     * (Poller.databaseDown); every other failure is a delivery's and says nothing of the poller's look.
-     */
-    static final String DATABASE_UNREACHABLE = "cannot reach the database: ";
-
     private final QueueActivation activation;
     private final LongAdder committed = new LongAdder();
     private final LongAdder rolledBack = new LongAdder();
@@ -110,12 +104,16 @@ final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessC
         expired.add(messages);
     }
 
+    /** A delivery's or an outcome's failure: it says nothing of the poller's look at the queue. */
     void failed(String error) {
-        if (error != null && error.startsWith(DATABASE_UNREACHABLE)) {
-            turned();
-            lastLook = LastLook.FAILED;
-        }
         lastError = error;
+    }
+
+    /** The poller's look at the queue failed for want of the database: not ready until one answers. */
+    void databaseUnreachable(String error) {
+        turned();
+        lastLook = LastLook.FAILED;
+        lastError = "cannot reach the database: " + error;
     }
 
     // ---- read by the health checks ------------------------------------------------------------

@@ -57,7 +57,7 @@ final class Delivery implements Work {
         } finally {
             if (firstTake) { // no take ran to the end: it tells nothing about the ready messages
                 firstTake = false;
-                activation.firstTakeEnded(false, eventsAtPeek);
+                activation.held.firstTakeEnded(false, eventsAtPeek);
             }
             activation.deliveryFinished();
         }
@@ -70,11 +70,11 @@ final class Delivery implements Work {
      */
     void took(boolean found) {
         if (found) {
-            activation.queueChanged();
+            activation.held.queueChanged();
         }
         if (firstTake) {
             firstTake = false;
-            activation.firstTakeEnded(!found, eventsAtPeek);
+            activation.held.firstTakeEnded(!found, eventsAtPeek);
         }
     }
 

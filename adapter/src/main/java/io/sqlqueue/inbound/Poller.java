@@ -11,7 +11,7 @@ import java.util.logging.Level;
 /**
  * An activation's long-running work: peeks at the queue and starts deliveries while messages are
  * ready and slots are free; backs off while the queue is empty, while the ready messages are held
- * by other transactions ({@link QueueActivation#readyMessagesHeld()}), or while the database is
+ * by other transactions ({@link HeldMessages}), or while the database is
  * unreachable (logging once per outage, not once per poll).
  */
 final class Poller implements Work {
@@ -35,10 +35,18 @@ final class Poller implements Work {
      */
     private static final long DEPLOYMENT_GRACE_NANOS = Duration.ofSeconds(5).toNanos();
     private final Housekeeping housekeeping;
+    private final HeldMessages held;
+    /** The idle wait: the poll interval, doubling to the maximum while the queue stays empty or its messages held. */
+    private long idle;
+    /** The wait after a failed poll: soon, then ever more rarely. */
+    private long retry;
+    /** Whether the poller is backing off because the ready messages are held by others. */
+    private boolean heldSpell;
 
     Poller(QueueActivation activation) {
         this.activation = activation;
         this.settings = activation.settings;
+        this.held = activation.held;
         this.housekeeping = new Housekeeping(activation, new Housekeeping.Link() {
             @Override
             public Connection open() throws SQLException {
@@ -64,6 +72,21 @@ final class Poller implements Work {
 
     @Override
     public void run() {
+        waitForTheDeployment();
+        idle = settings.pollInterval();
+        retry = settings.pollInterval();
+        try {
+            while (!activation.stopping()) {
+                turn();
+            }
+        } finally {
+            closeConnection();
+            activation.finished();
+        }
+    }
+
+    /** On an application's own data source: no statement until its deployment has ended (see {@link #DEPLOYMENT_GRACE_NANOS}). */
+    private void waitForTheDeployment() {
         if (activation.connections.declaredByApplication()) {
             long graceEnds = System.nanoTime() + DEPLOYMENT_GRACE_NANOS;
             while (!activation.stopping() && System.nanoTime() < graceEnds
@@ -71,92 +94,91 @@ final class Poller implements Work {
                 // waiting for the deployment to end, or for the application's first send
             }
         }
-        long idle = settings.pollInterval();
-        long retry = settings.pollInterval(); // after a failed poll: soon, then ever more rarely
-        boolean held = false; // the poller's back-off because the ready messages are held by others
-        try {
-            while (!activation.stopping()) {
-                if (activation.paused()) {
-                    activation.monitor.pausedPoll();
-                    activation.pause(settings.maxPollInterval()); // resume() wakes us
-                    continue;
-                }
-                long backOff = activation.backOffRemaining();
-                if (backOff > 0) {
-                    activation.pause(backOff); // the container had no bean instance for a delivery
-                    continue;
-                }
-                if (!activation.tryTakeSlot()) {
-                    if (housekeeping.revealIsDue()) {
-                        housekeeping.revealDue();
-                        giveConnectionBack();
-                    }
-                    // A finishing delivery wakes us; the poll interval bounds the wait should a wake go astray.
-                    activation.pause(settings.pollInterval());
-                    continue;
-                }
-                long eventsAtPeek = activation.queueEvents();
-                boolean ready;
-                try {
-                    ready = peek();
-                } catch (SQLException | RuntimeException e) {
-                    activation.deliveryFinishedWithoutStarting();
-                    databaseDown(e);
-                    // A lone failure (a connection the server closed) costs one poll interval, not the maximum.
-                    activation.pause(retry);
-                    retry = Math.min(retry * 2, settings.maxPollInterval());
-                    continue;
-                }
-                retry = settings.pollInterval();
-                if (!ready || housekeeping.revealIsDue()) {
-                    int revealed = housekeeping.revealDue();
-                    if (revealed > 0) {
-                        activation.queueChanged(); // messages no one holds
-                        ready = true;
-                    }
-                }
-                housekeeping.sweepExpired();
-                if (!ready) {
-                    activation.nothingReady();
-                    if (held) {
-                        held = false;
-                        idle = settings.pollInterval(); // the held spell was no idle queue
-                    }
-                    activation.deliveryFinishedWithoutStarting();
-                    housekeeping.whileIdle();
-                    activation.pause(idle);
-                    idle = Math.min(idle * 2, settings.maxPollInterval());
-                    continue;
-                }
-                if (activation.readyMessagesHeld()) {
-                    if (!held) {
-                        held = true;
-                        QueueActivation.LOG.fine(() -> "the messages ready in " + settings.queue()
-                                + " are held by other transactions; looking again as when idle until a take"
-                                + " finds messages");
-                    }
-                    // One delivery finds out whether they are free again (or others have come), unless one
-                    // is still at it; meanwhile, and after it, the poller waits as when idle.
-                    if (activation.firstTakesPending() > 0 || !start(eventsAtPeek, idle)) {
-                        activation.deliveryFinishedWithoutStarting();
-                    }
-                    housekeeping.whileIdle();
-                    waitWhileHeld(idle);
-                    idle = Math.min(idle * 2, settings.maxPollInterval());
-                    continue;
-                }
-                held = false;
-                idle = settings.pollInterval();
+    }
+
+    /** One turn: waits while paused, backed off or without a free delivery slot; else looks at the queue. */
+    private void turn() {
+        long backOff;
+        if (activation.paused()) {
+            activation.monitor.pausedPoll();
+            activation.pause(settings.maxPollInterval()); // resume() wakes us
+        } else if ((backOff = activation.backOffRemaining()) > 0) {
+            activation.pause(backOff); // the container had no bean instance for a delivery
+        } else if (!activation.tryTakeSlot()) {
+            if (housekeeping.revealIsDue()) {
+                housekeeping.revealDue();
                 giveConnectionBack();
-                if (!start(eventsAtPeek, idle)) {
-                    activation.deliveryFinishedWithoutStarting();
-                    activation.pause(idle);
-                }
             }
-        } finally {
-            closeConnection();
-            activation.finished();
+            // A finishing delivery wakes us; the poll interval bounds the wait should a wake go astray.
+            activation.pause(settings.pollInterval());
+        } else {
+            look();
         }
+    }
+
+    /**
+     * With a delivery slot taken: peeks (revealing and sweeping what is due), then starts a delivery
+     * or waits; the slot goes back unless a delivery took it.
+     */
+    private void look() {
+        long eventsAtPeek = held.queueEvents();
+        boolean ready;
+        try {
+            ready = peek();
+        } catch (SQLException | RuntimeException e) {
+            activation.deliveryFinishedWithoutStarting();
+            databaseDown(e);
+            // A lone failure (a connection the server closed) costs one poll interval, not the maximum.
+            activation.pause(retry);
+            retry = Math.min(retry * 2, settings.maxPollInterval());
+            return;
+        }
+        retry = settings.pollInterval();
+        if ((!ready || housekeeping.revealIsDue()) && housekeeping.revealDue() > 0) {
+            held.queueChanged(); // messages no one holds
+            ready = true;
+        }
+        housekeeping.sweepExpired();
+        if (!ready) {
+            held.nothingReady();
+            if (heldSpell) {
+                heldSpell = false;
+                idle = settings.pollInterval(); // the held spell was no idle queue
+            }
+            activation.deliveryFinishedWithoutStarting();
+            housekeeping.whileIdle();
+            activation.pause(idle);
+            idle = Math.min(idle * 2, settings.maxPollInterval());
+        } else if (held.held()) {
+            lookWhileHeld(eventsAtPeek);
+        } else {
+            heldSpell = false;
+            idle = settings.pollInterval();
+            giveConnectionBack();
+            if (!start(eventsAtPeek, idle)) {
+                activation.deliveryFinishedWithoutStarting();
+                activation.pause(idle);
+            }
+        }
+    }
+
+    /**
+     * The ready messages are held by others: one delivery finds out whether they are free again (or
+     * others have come), unless one is still at it; meanwhile, and after it, the poller waits as
+     * when idle.
+     */
+    private void lookWhileHeld(long eventsAtPeek) {
+        if (!heldSpell) {
+            heldSpell = true;
+            QueueActivation.LOG.fine(() -> "the messages ready in " + settings.queue() + " are held by other"
+                    + " transactions; looking again as when idle until a take finds messages");
+        }
+        if (held.firstTakesPending() > 0 || !start(eventsAtPeek, idle)) {
+            activation.deliveryFinishedWithoutStarting();
+        }
+        housekeeping.whileIdle();
+        waitWhileHeld(idle);
+        idle = Math.min(idle * 2, settings.maxPollInterval());
     }
 
     /** Starts a delivery on the slot taken; false (the slot still taken) when the work manager refused it. */
@@ -179,7 +201,7 @@ final class Poller implements Work {
     private void waitWhileHeld(long millis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         long left;
-        while (activation.readyMessagesHeld() && !activation.stopping() && !activation.paused()
+        while (held.held() && !activation.stopping() && !activation.paused()
                 && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
             activation.pause(left);
         }
@@ -210,7 +232,7 @@ final class Poller implements Work {
     }
 
     private void databaseDown(Exception e) {
-        activation.monitor.failed("cannot reach the database: " + e.getMessage());
+        activation.monitor.databaseUnreachable(e.getMessage());
         if (!outage) {
             outage = true;
             QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + settings.queue()

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.management.ObjectName;
@@ -66,17 +65,8 @@ final class QueueActivation {
     private volatile OpenQueue open;
     private volatile boolean paused;
     private volatile long backOffUntil = System.nanoTime();
-    /**
-     * Events that may have made messages takeable, counted since the activation began: takes that
-     * found messages, committed local sends, reveals. A delivery whose first take found nothing
-     * concludes that the messages its peek saw ready are held by others only if none happened since
-     * that peek (another delivery may simply have taken them first).
-     */
-    private final AtomicLong queueEvents = new AtomicLong();
-    /** Deliveries started whose first take has not told what it found yet. */
-    private final AtomicInteger firstTakesPending = new AtomicInteger();
-    /** See {@link #readyMessagesHeld()}. */
-    private volatile boolean readyMessagesHeld;
+    /** What the deliveries' takes tell the poller about the ready messages. */
+    final HeldMessages held;
     private final EnqueueListener wakeOnEnqueue;
     final ConsumerMonitor monitor;
     final DeliveryOutcomes outcomes;
@@ -108,11 +98,12 @@ final class QueueActivation {
                 QueueActivationSpec.BEFORE_DELIVERY.equals(spec.getAttemptCounting()));
         this.slots = new Semaphore(settings.maxConcurrency());
         TableName queue = TableName.parse(settings.queue());
+        this.held = new HeldMessages(this::wake);
         this.monitor = new ConsumerMonitor(this); // once every field above is set
         this.outcomes = new DeliveryOutcomes(this);
         this.wakeOnEnqueue = q -> {
             if (queue.toString().equals(q)) {
-                queueChanged();
+                held.queueChanged();
                 wake();
             }
         };
@@ -311,71 +302,14 @@ final class QueueActivation {
     /** Starts a delivery for the messages a peek saw ready when the queue events were at {@code eventsAtPeek}. */
     void startDelivery(long eventsAtPeek) throws WorkException {
         running.incrementAndGet();
-        firstTakesPending.incrementAndGet();
+        held.firstTakeStarting();
         try {
             workManager.scheduleWork(new Delivery(this, eventsAtPeek));
         } catch (WorkException e) {
-            firstTakesPending.decrementAndGet();
+            held.firstTakeEnded(false, eventsAtPeek);
             finished();
             throw e;
         }
-    }
-
-    // ---- what the deliveries' takes tell the poller --------------------------------------------
-
-    /** The queue events so far, read by the poller just before a peek. */
-    long queueEvents() {
-        return queueEvents.get();
-    }
-
-    /**
-     * Whether the messages the peek sees ready are held by other transactions, so that every claim
-     * skips them while the peek cannot tell: a batch reader's or an ordered claim's locks (SQL
-     * Server's peek takes shared locks, which their update locks let pass; PostgreSQL's and H2's
-     * take none), or with attemptCounting=afterRollback a delivery in progress, whose deleted row
-     * PostgreSQL's and H2's peek still see. Set when a delivery started for ready messages found
-     * nothing to take while nothing else happened since its peek; cleared by the next take that
-     * finds messages, a local send, a reveal, or a peek that finds nothing ready. While it is set,
-     * the poller looks as when idle (a peek and one delivery per back-off interval) instead of
-     * starting delivery after empty delivery at the speed of the database.
-     */
-    boolean readyMessagesHeld() {
-        return readyMessagesHeld;
-    }
-
-    /** Messages may have become takeable (a take found some, a local send, a reveal): full speed again. */
-    void queueChanged() {
-        queueEvents.incrementAndGet();
-        if (readyMessagesHeld) {
-            readyMessagesHeld = false;
-            wake();
-        }
-    }
-
-    /**
-     * A delivery's first take has ended: {@code foundNothing} when it ran and took nothing (false
-     * when it found messages, or failed before finding out).
-     */
-    void firstTakeEnded(boolean foundNothing, long eventsAtPeek) {
-        firstTakesPending.decrementAndGet();
-        if (foundNothing && queueEvents.get() == eventsAtPeek) {
-            readyMessagesHeld = true;
-            if (queueEvents.get() != eventsAtPeek) {
-                // A take or send came between the check and the flag, and may have read the flag
-                // unset: not evidence after all (clearing it wrongly costs one extra delivery).
-                readyMessagesHeld = false;
-            }
-        }
-    }
-
-    /** Deliveries started whose first take has not ended: while the ready messages are held, the poller starts one at a time. */
-    int firstTakesPending() {
-        return firstTakesPending.get();
-    }
-
-    /** The peek found nothing ready: nothing is held that the poller waits for. */
-    void nothingReady() {
-        readyMessagesHeld = false;
     }
 
     /** A slot taken for a delivery that did not start. */

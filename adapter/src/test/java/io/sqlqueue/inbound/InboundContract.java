@@ -623,7 +623,7 @@ abstract class InboundContract {
      * (with the 500 ms pause this test had, a poll 400 ms later found the message with the wake-up
      * broken). Counted before delivery whatever the subclass counts with: counting after a rollback,
      * a peek during the last deliveries sees their messages ready and holds the back-off
-     * (readyMessagesHeld), and the wait no longer follows the looks counted.
+     * (HeldMessages), and the wait no longer follows the looks counted.
      */
     @Test
     void whenTheContainerHasNoBeanFreeThePollerBacksOffAndAWakeUpStillArrives() throws Exception {
