@@ -29,6 +29,10 @@ final class QueueSql {
     final SqlTemplate claim;
     /** :n :lease :token → messages, attempts incremented, invisible for the lease */
     final SqlTemplate lease;
+    /** How leaseUnattempted is prepared for a size. */
+    final Dialect.Pick pickUnattempted;
+    /** As lease, of messages never attempted (attempts 0 or less) only. */
+    final SqlTemplate leaseUnattempted;
     /**
      * :n → messages, locked until the transaction ends, unchanged: other consumers skip them
      * meanwhile. A transaction's own locks are not skipped, so a second hold in it goes on after
@@ -104,6 +108,10 @@ final class QueueSql {
         pick = d.pick(q, order);
         claim = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.delete(q), q, order)));
         lease = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q, order)));
+        String unattempted = order + " AND m.attempts <= 0";
+        pickUnattempted = d.pick(q, unattempted);
+        leaseUnattempted = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q,
+                unattempted)));
         hold = hold(d, q, order);
         holdAfter = hold(d, q, after);
         ack = new SqlTemplate("DELETE FROM " + q + byId + " AND lease_token = :token");

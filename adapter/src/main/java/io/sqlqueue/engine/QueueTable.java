@@ -70,6 +70,7 @@ public final class QueueTable {
     /** Claim and lease statements with their size as a literal, by size (few sizes are used). */
     private final ConcurrentMap<Integer, SqlTemplate> claims = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> leases = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, SqlTemplate> unattemptedLeases = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holds = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holdsAfter = new ConcurrentHashMap<>();
     /** The reveal of {@link #revealDue}, its size ({@link #MAX_CLAIM}) a literal. */
@@ -330,13 +331,30 @@ public final class QueueTable {
      */
     public List<LeasedMessage> lease(Connection c, int max, Duration leaseTime,
             Consumer<UndeliverableMessage> undeliverable) throws SQLException {
+        return lease(c, max, leaseTime, undeliverable, sql.pick, leases, sql.lease);
+    }
+
+    /**
+     * As {@link #lease(Connection, int, Duration, Consumer)}, of messages never attempted only
+     * ({@code attempts} 0 or less): those a delivery thread may lease ahead together, while one
+     * already attempted (back from a lease that ran out, or from a retry) is leased alone, so that a
+     * server it brings down charges no other message with it more than once.
+     */
+    public List<LeasedMessage> leaseUnattempted(Connection c, int max, Duration leaseTime,
+            Consumer<UndeliverableMessage> undeliverable) throws SQLException {
+        return lease(c, max, leaseTime, undeliverable, sql.pickUnattempted, unattemptedLeases, sql.leaseUnattempted);
+    }
+
+    private List<LeasedMessage> lease(Connection c, int max, Duration leaseTime,
+            Consumer<UndeliverableMessage> undeliverable, Dialect.Pick pick, ConcurrentMap<Integer, SqlTemplate> sizes,
+            SqlTemplate statement) throws SQLException {
         checkClaimSize(max);
         if (leaseTime == null || leaseTime.toMillis() < 1 || leaseTime.compareTo(MAX_LEASE) > 0) {
             throw new IllegalArgumentException("lease time must be between 1 ms and " + MAX_LEASE + ", was " + leaseTime);
         }
         long token = ThreadLocalRandom.current().nextLong();
         List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
-                () -> read(sql.pick.prepare(c, sized(leases, sql.lease, max), max, null)
+                () -> read(pick.prepare(c, sized(sizes, statement, max), max, null)
                         .setMillis("lease", leaseTime.toMillis()).setLong("token", token))));
         List<LeasedMessage> leased = new ArrayList<>(rows.size());
         for (Row r : rows) {

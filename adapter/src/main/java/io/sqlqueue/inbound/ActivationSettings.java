@@ -16,6 +16,8 @@ import java.time.Duration;
  * @param pollInterval milliseconds between peeks while messages come, and the first idle wait
  * @param maxPollInterval milliseconds of the longest idle wait
  * @param leaseTime how long leased messages stay hidden from other consumers
+ * @param leaseAhead messages a delivery thread leases at once ({@code leaseAhead} for a one-message
+ *        bean without ordered delivery, else {@code claimSize})
  * @param ordered one message of an ordering key at a time, in the order sent
  * @param discardsExpired expired messages deleted rather than dead-lettered
  * @param createQueue the tables created when missing, else checked
@@ -25,7 +27,7 @@ import java.time.Duration;
  * @param description the settings for the activation's log line, without the password
  */
 record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retryPolicy, int maxConcurrency,
-        int claimSize, long pollInterval, long maxPollInterval, Duration leaseTime, boolean ordered,
+        int claimSize, long pollInterval, long maxPollInterval, Duration leaseTime, int leaseAhead, boolean ordered,
         boolean discardsExpired, boolean createQueue, boolean journal, Duration journalRetention,
         Subscription subscription, String description) {
 
@@ -33,13 +35,24 @@ record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retr
     record Subscription(String topic, String name, String filter) {
     }
 
+    /**
+     * How many messages a thread leases at once: {@code leaseAhead} for a one-message bean, else one
+     * delivery's. Not with maxAttempts 1, where the attempt a crash charges to each message leased
+     * ahead would dead-letter it.
+     */
+    private static int leaseAhead(QueueActivationSpec spec, int claimSize, boolean oneDeliveryAtATime) {
+        return oneDeliveryAtATime || spec.getMaxAttempts() < 2 ? claimSize : spec.getLeaseAhead();
+    }
+
     /** The settings of {@code spec}, which must have been validated; {@code batch}: a batch bean. */
     static ActivationSettings of(QueueActivationSpec spec, boolean batch) {
+        boolean ordered = Boolean.TRUE.equals(spec.getOrderedDelivery());
+        int claimSize = batch ? spec.getBatchSize() : 1;
         return new ActivationSettings(spec.getQueue(),
                 spec.getDeadLetterQueue().isEmpty() ? null : spec.getDeadLetterQueue(), spec.retryPolicy(),
-                spec.getMaxConcurrency(), batch ? spec.getBatchSize() : 1, spec.getPollInterval(),
-                spec.getMaxPollInterval(), Duration.ofMillis(spec.getLeaseTime()),
-                Boolean.TRUE.equals(spec.getOrderedDelivery()), spec.discardsExpired(),
+                spec.getMaxConcurrency(), claimSize, spec.getPollInterval(), spec.getMaxPollInterval(),
+                Duration.ofMillis(spec.getLeaseTime()), leaseAhead(spec, claimSize, batch || ordered), ordered,
+                spec.discardsExpired(),
                 Boolean.TRUE.equals(spec.getCreateQueue()), Boolean.TRUE.equals(spec.getJournal()),
                 Duration.ofMillis(spec.getJournalRetention()),
                 spec.subscribes() ? new Subscription(spec.getTopic(), spec.getSubscriptionName(),

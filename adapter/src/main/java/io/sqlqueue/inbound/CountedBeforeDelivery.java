@@ -15,32 +15,28 @@ import java.util.List;
  * that lease inside the bean's transaction. A delivery that never finishes (the server died in
  * it) has been counted, and its messages come back when the lease runs out.
  *
- * <p>The committed lease is a transaction of its own or, in a backlog, the thread's previous
- * delivery's ({@link ReadAhead}): each delivery commits once instead of twice. Not for ordered
- * delivery, whose next message of a key waits for this one's commit.
+ * <p>A thread leases {@code leaseAhead} messages at a time ({@link ReadAhead}), in a transaction of
+ * its own or, in a backlog, inside the delivery that hands out the last of the previous ones: each
+ * delivery commits once, and a lease costs one statement per {@code leaseAhead} messages. Not for
+ * ordered delivery, whose next message of a key waits for this one's commit.
  */
 final class CountedBeforeDelivery implements DeliverySequence {
 
     private final QueueActivation activation;
     private final Delivery thread;
-    private final Leases leases;
     private final ReadAhead readAhead;
 
     CountedBeforeDelivery(QueueActivation activation, Delivery thread) {
         this.activation = activation;
         this.thread = thread;
-        this.leases = new Leases(activation);
-        this.readAhead = new ReadAhead(leases, activation.outcomes);
+        this.readAhead = new ReadAhead(activation, new Leases(activation));
     }
 
     @Override
     public boolean deliverNext(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
             throws SQLException, ResourceException, NoSuchMethodException {
-        // claim: leased and counted by the previous delivery's committed transaction, or by one of its own
-        List<LeasedMessage> leased = readAhead.take();
-        if (leased == null) {
-            leased = leases.leaseCommitted(channel);
-        }
+        // claim: leased and counted before delivery, ahead by a committed transaction of this thread, or now
+        List<LeasedMessage> leased = readAhead.next(channel);
         thread.took(leased != null);
         if (leased == null) {
             return false; // nothing ready
@@ -80,7 +76,7 @@ final class CountedBeforeDelivery implements DeliverySequence {
             try { // record: in the transaction, the journal's rows and the thread's next lease
                 Connection c = transaction.connection();
                 activation.outcomes.journalCompleted(c, messages, claimedAt);
-                if (!activation.settings.ordered() && thread.goesOn()) {
+                if (readAhead.isEmpty() && !activation.settings.ordered() && thread.goesOn()) {
                     readAhead.lease(c);
                 }
             } catch (Throwable t) {

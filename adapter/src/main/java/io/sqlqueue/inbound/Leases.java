@@ -13,6 +13,12 @@ import java.util.List;
  * (the server killed in {@code onMessage}) has been counted and its messages come back when the
  * lease runs out. Rows the lease finds undeliverable, or out of attempts, go to the dead-letter
  * table instead, with their journal rows.
+ *
+ * <p>A lease of several messages for a one-message bean ({@code leaseAhead}) takes the head of the
+ * queue and, only when the head was never attempted, more messages never attempted: a message
+ * already attempted (back from a server that died with it, or from a retry) is leased alone. So a
+ * message that kills its server charges the messages leased with it one attempt, once: after that
+ * it is leased alone, and so are they.
  */
 final class Leases {
 
@@ -23,15 +29,15 @@ final class Leases {
     }
 
     /**
-     * Leases the next messages in a transaction of their own, committed before the delivery
-     * begins; null when none was ready. Rows moved to the dead-letter table are counted here; the
-     * list can be empty because of them.
+     * Leases up to {@code count} messages in a transaction of their own, committed before the
+     * delivery begins; null when none was ready. Rows moved to the dead-letter table are counted
+     * here; the list can be empty because of them.
      */
-    List<LeasedMessage> leaseCommitted(DeliveryConnections.Channel channel) throws SQLException {
+    List<LeasedMessage> leaseCommitted(DeliveryConnections.Channel channel, int count) throws SQLException {
         Connection c = channel.claimConnection(); // no transaction is open yet: the lease commits at once
         try {
             List<UndeliverableMessage> deadLettered = new ArrayList<>();
-            DeliveryOutcomes.Call<List<LeasedMessage>> lease = () -> lease(c, deadLettered);
+            DeliveryOutcomes.Call<List<LeasedMessage>> lease = () -> lease(c, count, deadLettered);
             // With a journal, its dead_lettered rows commit with the moves; without one, the lease and each
             // move commit by themselves (auto-commit), so that the engine can retry a lost lock wait.
             List<LeasedMessage> leased = activation.journal() == null ? lease.run()
@@ -44,13 +50,21 @@ final class Leases {
     }
 
     /**
-     * Leases the next messages on {@code c}, in its transaction or auto-commit. Rows moved to the
-     * dead-letter table are added to {@code deadLettered} (the caller counts them once the
-     * transaction has committed), their journal rows written on {@code c}.
+     * Leases up to {@code count} messages on {@code c}, in its transaction or auto-commit: a batch
+     * bean's {@code claimSize} at once, else the head of the queue and, when it was never
+     * attempted, up to {@code count - 1} more never attempted. Rows moved to the dead-letter table
+     * are added to {@code deadLettered} (the caller counts them once the transaction has
+     * committed), their journal rows written on {@code c}.
      */
-    List<LeasedMessage> lease(Connection c, List<UndeliverableMessage> deadLettered) throws SQLException {
-        List<LeasedMessage> leased = activation.table().lease(c, activation.settings.claimSize(),
-                activation.settings.leaseTime(), deadLettered::add);
+    List<LeasedMessage> lease(Connection c, int count, List<UndeliverableMessage> deadLettered) throws SQLException {
+        int claimSize = activation.settings.claimSize();
+        List<LeasedMessage> leased = activation.table().lease(c, claimSize, activation.settings.leaseTime(),
+                deadLettered::add);
+        if (count > claimSize && leased.size() == 1 && leased.get(0).message().attempt() == 1) {
+            leased = new ArrayList<>(leased);
+            leased.addAll(activation.table().leaseUnattempted(c, count - 1, activation.settings.leaseTime(),
+                    deadLettered::add));
+        }
         for (UndeliverableMessage m : deadLettered) {
             activation.outcomes.journalDeadLettered(c, m);
         }

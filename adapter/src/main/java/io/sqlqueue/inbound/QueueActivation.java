@@ -111,6 +111,12 @@ final class QueueActivation {
 
     /** Schedules the poller and returns: no database work here, so activation never waits on it. */
     void start() throws WorkException {
+        // The management beans before the poller: its first delivery may already be paused through them.
+        Class<?> bean = factory.getEndpointClass();
+        monitorName = PlatformMBeans.register(monitor, "Consumer", "database", connections.database(),
+                "queue", settings.queue(),
+                "name", bean == null ? "endpoint" : bean.getSimpleName());
+        QueueMonitor.register(this);
         adapter.addEnqueueListener(wakeOnEnqueue);
         running.incrementAndGet();
         try {
@@ -118,13 +124,10 @@ final class QueueActivation {
         } catch (WorkException e) {
             running.decrementAndGet();
             adapter.removeEnqueueListener(wakeOnEnqueue);
+            QueueMonitor.unregister(this);
+            PlatformMBeans.unregister(monitorName);
             throw e;
         }
-        Class<?> bean = factory.getEndpointClass();
-        monitorName = PlatformMBeans.register(monitor, "Consumer", "database", connections.database(),
-                "queue", settings.queue(),
-                "name", bean == null ? "endpoint" : bean.getSimpleName());
-        QueueMonitor.register(this);
         LOG.info(() -> "activated " + (mode == DeliverySequence.Mode.UNTRANSACTED ? "leased " : "transacted ")
                 + (batch ? "batch " : "") + "delivery to " + factory.getEndpointClass() + ": " + settings.description());
     }

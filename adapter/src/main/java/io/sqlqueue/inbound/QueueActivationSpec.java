@@ -95,6 +95,16 @@ public class QueueActivationSpec implements ActivationSpec {
             + " kills the server is delivered again without end.", defaultValue = BEFORE_DELIVERY)
     private String attemptCounting = BEFORE_DELIVERY;
 
+    @ConfigProperty(description = "With attemptCounting=beforeDelivery, how many messages a delivery thread"
+            + " of a one-message bean leases at once, 1 to 100: the next message and, when it was never attempted,"
+            + " up to this many minus one more never attempted, delivered one by one in transactions of their own,"
+            + " so that a backlog costs one lease per this many messages. A message already attempted is leased"
+            + " alone. If the server dies, each message leased with the one in delivery is charged one attempt,"
+            + " once, and waits for leaseTime. 1: one lease per message. Not for ordered or batch delivery, nor with"
+            + " maxAttempts 1.",
+            defaultValue = "8")
+    private Integer leaseAhead = 8;
+
     @ConfigProperty(description = "The dead-letter table; empty: the queue's name + _dlq.")
     private String deadLetterQueue = "";
 
@@ -169,6 +179,7 @@ public class QueueActivationSpec implements ActivationSpec {
         range("retryBackoff", retryBackoff, 0, 86_400_000L);
         range("maxRetryBackoff", maxRetryBackoff, retryBackoff, RetryPolicy.MAX_BACKOFF.toMillis());
         range("leaseTime", leaseTime, 1000, QueueTable.MAX_LEASE.toMillis());
+        range("leaseAhead", leaseAhead, 1, 100);
         if (!BEFORE_DELIVERY.equals(attemptCounting) && !AFTER_ROLLBACK.equals(attemptCounting)) {
             throw invalid("attemptCounting", "must be " + BEFORE_DELIVERY + " or " + AFTER_ROLLBACK + ", was "
                     + (attemptCounting == null ? "null" : "'" + attemptCounting + "'"));
@@ -248,7 +259,7 @@ public class QueueActivationSpec implements ActivationSpec {
                 : ", dataSourceJndiName=" + dataSourceJndiName) + ", useXA=" + useXA
                 + ", maxConcurrency=" + maxConcurrency + ", batchSize=" + batchSize + ", pollInterval=" + pollInterval
                 + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
-                + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime
+                + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime + ", leaseAhead=" + leaseAhead
                 + ", attemptCounting=" + attemptCounting + ", orderedDelivery=" + orderedDelivery
                 + ", expiredMessages=" + expiredMessages
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
@@ -402,6 +413,14 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setLeaseTime(Long leaseTime) {
         this.leaseTime = leaseTime;
+    }
+
+    public Integer getLeaseAhead() {
+        return leaseAhead;
+    }
+
+    public void setLeaseAhead(Integer leaseAhead) {
+        this.leaseAhead = leaseAhead;
     }
 
     public String getDeadLetterQueue() {

@@ -4,58 +4,92 @@ import io.sqlqueue.engine.LeasedMessage;
 import io.sqlqueue.engine.UndeliverableMessage;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A delivery thread's next messages, leased inside its current delivery's transaction after the
- * bean, so that in a backlog each delivery commits once instead of twice (attemptCounting=
- * beforeDelivery). They are the thread's only once that transaction has committed; a rollback takes
- * the lease back with the rest, and the next messages' attempt is still counted before they reach
- * the bean. Used by one delivery thread.
+ * A delivery thread's messages leased ahead (attemptCounting=beforeDelivery): leased and counted
+ * {@code leaseAhead} at a time ({@link Leases}), delivered {@code claimSize} at a time, each delivery
+ * in a transaction of its own that deletes its messages under their lease. When the last is
+ * handed out, that delivery's transaction leases the next ones after the bean, so that in a
+ * backlog no delivery commits twice and a lease is one statement per {@code leaseAhead} messages.
+ *
+ * <p>Those leased in a transaction are the thread's only once it has committed; a rollback takes
+ * the lease back with the rest. Messages that waited here for half their lease go back uncounted
+ * rather than risk another consumer taking them over mid-delivery. Used by one delivery thread.
  */
 final class ReadAhead {
 
+    private final QueueActivation activation;
     private final Leases leases;
-    private final DeliveryOutcomes outcomes;
-    /** Leased in the current transaction, not committed yet. */
+    /** Leased by a committed lease, not handed out yet. */
+    private final ArrayDeque<LeasedMessage> ready = new ArrayDeque<>();
+    /** System.nanoTime() when the ready ones were leased. */
+    private long readyLeasedAt;
+    /** Leased in the current delivery's transaction, not committed yet. */
     private List<LeasedMessage> pending = List.of();
     private final List<UndeliverableMessage> pendingDeadLettered = new ArrayList<>();
-    /** Leased by a committed transaction, for the thread's next delivery; null when none. */
-    private List<LeasedMessage> ready;
+    private long pendingLeasedAt;
 
-    ReadAhead(Leases leases, DeliveryOutcomes outcomes) {
+    ReadAhead(QueueActivation activation, Leases leases) {
+        this.activation = activation;
         this.leases = leases;
-        this.outcomes = outcomes;
     }
 
-    /** The messages a committed transaction leased for this delivery, or null; they are the caller's now. */
-    List<LeasedMessage> take() {
-        List<LeasedMessage> next = ready;
-        ready = null;
+    /**
+     * The next delivery's messages: leased ahead, or now in a committed lease of their own. Null
+     * when none was ready; empty when the lease found only rows for the dead-letter table.
+     */
+    List<LeasedMessage> next(DeliveryConnections.Channel channel) throws SQLException {
+        if (!ready.isEmpty() && System.nanoTime() - readyLeasedAt > activation.settings.leaseTime().toNanos() / 2) {
+            giveBack(); // too close to running out: another consumer could take them over mid-delivery
+        }
+        if (ready.isEmpty()) {
+            List<LeasedMessage> leased = leases.leaseCommitted(channel, activation.settings.leaseAhead());
+            if (leased == null || leased.isEmpty()) {
+                return leased;
+            }
+            ready.addAll(leased);
+            readyLeasedAt = System.nanoTime();
+        }
+        List<LeasedMessage> next = new ArrayList<>(activation.settings.claimSize());
+        while (next.size() < activation.settings.claimSize() && !ready.isEmpty()) {
+            next.add(ready.poll());
+        }
         return next;
+    }
+
+    /** Whether every message leased ahead has been handed out: the current delivery leases the next ones. */
+    boolean isEmpty() {
+        return ready.isEmpty();
     }
 
     /** Inside the current delivery's transaction, after the bean: leases the thread's next messages there. */
     void lease(Connection c) throws SQLException {
-        pending = leases.lease(c, pendingDeadLettered);
+        pendingLeasedAt = System.nanoTime();
+        pending = leases.lease(c, activation.settings.leaseAhead(), pendingDeadLettered);
     }
 
     /** The current delivery's transaction ended: its lease is the thread's if it committed, else gone with it. */
     void settled(boolean committed) {
+        if (committed && !pending.isEmpty()) {
+            ready.addAll(pending);
+            readyLeasedAt = pendingLeasedAt;
+        }
         if (committed) {
-            ready = pending.isEmpty() ? null : pending;
-            pendingDeadLettered.forEach(outcomes::countDeadLettered);
+            pendingDeadLettered.forEach(activation.outcomes::countDeadLettered);
         }
         pending = List.of();
         pendingDeadLettered.clear();
     }
 
-    /** The thread stops with its next messages leased: they go back, uncounted. */
+    /** The thread stops, or its messages waited too long: those not handed out go back, uncounted. */
     void giveBack() {
-        List<LeasedMessage> next = take();
-        if (next != null) {
-            outcomes.giveBack(next);
+        if (!ready.isEmpty()) {
+            List<LeasedMessage> back = new ArrayList<>(ready);
+            ready.clear();
+            activation.outcomes.giveBack(back);
         }
     }
 }

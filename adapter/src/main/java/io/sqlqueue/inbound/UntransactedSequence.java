@@ -30,7 +30,7 @@ final class UntransactedSequence implements DeliverySequence {
     public boolean deliverNext(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
             throws SQLException, ResourceException, NoSuchMethodException {
         // claim: leased and counted in a transaction of its own
-        List<LeasedMessage> leased = leases.leaseCommitted(channel);
+        List<LeasedMessage> leased = leases.leaseCommitted(channel, activation.settings.claimSize());
         thread.took(leased != null);
         if (leased == null) {
             return false; // nothing ready

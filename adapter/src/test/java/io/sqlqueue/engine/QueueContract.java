@@ -1208,6 +1208,28 @@ abstract class QueueContract {
     }
 
     @Test
+    void aLeaseOfUnattemptedMessagesPassesOverThoseAlreadyAttempted() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(3, Duration.ZERO, Duration.ZERO));
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ids.add(q.send(connection, text("m" + i)));
+        }
+        LeasedMessage first = q.lease(connection, 1, Duration.ofMinutes(1)).get(0);
+        assertEquals(ids.get(0), first.message().id());
+        assertEquals(FailureOutcome.RETRY_SCHEDULED, q.nack(connection, first, "failed once"));
+
+        List<LeasedMessage> unattempted = q.leaseUnattempted(connection, 10, Duration.ofMinutes(1), m -> { });
+        assertEquals(ids.subList(1, 4), unattempted.stream().map(m -> m.message().id()).toList(),
+                "the message already attempted is passed over, though it is first and ready");
+        unattempted.forEach(m -> assertEquals(1, m.message().attempt()));
+        assertTrue(q.leaseUnattempted(connection, 10, Duration.ofMinutes(1), m -> { }).isEmpty());
+
+        List<LeasedMessage> again = q.lease(connection, 10, Duration.ofMinutes(1));
+        assertEquals(List.of(ids.get(0)), again.stream().map(m -> m.message().id()).toList(), "a plain lease takes it");
+        assertEquals(2, again.get(0).message().attempt());
+    }
+
+    @Test
     void aNackSchedulesARetryWithBackoffAndRecordsTheError() throws Exception {
         QueueTable q = newQueue(new RetryPolicy(3, Duration.ofSeconds(2), Duration.ofSeconds(10)));
         q.send(connection, text("flaky"));

@@ -1094,6 +1094,7 @@ abstract class InboundContract {
         FakeContainer.Bean record = recording();
         QueueActivationSpec spec = spec();
         spec.setMaxConcurrency(1);
+        spec.setLeaseAhead(1); // else the first lease takes both
         String[] db = database();
         try (Connection look = DriverDataSources.plain(db[0], db[1], db[2]).getConnection()) {
             activate(spec, messages -> {
@@ -1108,6 +1109,55 @@ abstract class InboundContract {
         }
         assertEquals(1, attemptsOfNext.get(ids.get(1)), "the second message, as the first delivery committed");
         assertEquals(Map.of(ids.get(0), 1, ids.get(1), 1), attemptSeen, "each delivered at its first attempt");
+    }
+
+    /**
+     * leaseAhead: a thread leases the next message and, when it was never attempted, more never
+     * attempted, delivered one by one; a message already attempted (here: by hand, as if back from
+     * a server that died with it) is leased alone. Seen from the bean, in SQL: how many rows are
+     * under a lease while it has each message. Counting after a rollback, nothing is ever leased.
+     */
+    @Test
+    void aThreadLeasesUnattemptedMessagesAheadAndAnAttemptedOneAlone() throws Exception {
+        boolean leases = attemptCounting().equals(QueueActivationSpec.BEFORE_DELIVERY);
+        List<Long> ids = send(9);
+        try (Statement s = admin.createStatement()) {
+            s.executeUpdate("UPDATE " + table.dialect().qualified(table.name()) + " SET attempts = 1, priority = 9"
+                    + " WHERE id = " + ids.get(0));
+        }
+        Map<Long, Integer> attemptSeen = new ConcurrentHashMap<>();
+        Map<Long, Integer> leasedMeanwhile = new ConcurrentHashMap<>();
+        FakeContainer.Bean record = recording();
+        QueueActivationSpec spec = spec();
+        spec.setMaxConcurrency(1);
+        spec.setLeaseAhead(4);
+        String[] db = database();
+        try (Connection look = DriverDataSources.plain(db[0], db[1], db[2]).getConnection()) {
+            activate(spec, messages -> {
+                QueueMessage m = messages.get(0);
+                attemptSeen.put(m.id(), m.attempt());
+                leasedMeanwhile.put(m.id(), leased(look));
+                record.onMessages(messages);
+            }, false, true);
+            assertExactlyOnce(ids);
+        }
+        assertEquals(2, attemptSeen.get(ids.get(0)), "the message attempted before, first in line");
+        assertEquals(leases ? 1 : 0, leasedMeanwhile.get(ids.get(0)), "leased alone");
+        assertEquals(leases ? List.of(4, 3, 2, 1, 4, 3, 2, 1) : Collections.nCopies(8, 0),
+                ids.subList(1, 9).stream().map(leasedMeanwhile::get).toList(),
+                "the others four at a time, each leased in the delivery before them");
+        ids.subList(1, 9).forEach(id -> assertEquals(1, attemptSeen.get(id), "message " + id + "'s attempt"));
+    }
+
+    /** Rows under a lease now, read on {@code c}. */
+    private int leased(Connection c) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM "
+                + table.dialect().qualified(table.name()) + " WHERE lease_token IS NOT NULL")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

@@ -35,6 +35,7 @@ final class BenchBeans {
 
     static final Tally PER_MESSAGE = new Tally();
     static final Tally PER_MESSAGE_AFTER_ROLLBACK = new Tally();
+    static final Tally PER_MESSAGE_ONE_LEASE_EACH = new Tally();
     static final Tally PER_MESSAGE_OWN_CONNECTIONS = new Tally();
     static final Tally BATCHES = new Tally();
     static final Arrivals ARRIVALS = new Arrivals();
@@ -116,6 +117,21 @@ final class BenchBeans {
         @Override
         Tally tally() {
             return PER_MESSAGE_AFTER_ROLLBACK;
+        }
+    }
+
+    /** As {@link PerMessage}, leasing one message at a time (leaseAhead=1): the default before leases ahead. */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "bench_single_l1"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "leaseAhead", propertyValue = "1"),
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "" + CONCURRENCY),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20"),
+        @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "20")})
+    public static class PerMessageOneLeaseEach extends PerMessage implements QueueListener {
+        @Override
+        Tally tally() {
+            return PER_MESSAGE_ONE_LEASE_EACH;
         }
     }
 

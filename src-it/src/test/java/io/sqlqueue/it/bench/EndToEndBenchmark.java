@@ -19,7 +19,9 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.naming.InitialContext;
@@ -47,6 +49,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       p50/p99 (and raw_p50/raw_p99) are the cycle time of one delivery thread, commit to commit.
  *   <li>{@code per-message-after-rollback}: the same with attemptCounting=afterRollback (a failure
  *       counted after its rollback, not each attempt before delivery).
+ *   <li>{@code per-message-lease-ahead-1}: the default with leaseAhead=1, one lease per message (the
+ *       default before leases ahead). After it, a {@code BENCH compare=} line divides the default's
+ *       ratio to the raw loop by each of these two cases' ratios, all from this run.
  *   <li>{@code batch}: the same by the batch bean (50 per transaction) against the per-message raw
  *       loop; p50/p99 are per batch.
  *   <li>{@code latency}: one message at a time sent through the connection factory, from before the
@@ -85,6 +90,7 @@ class EndToEndBenchmark {
                 + "\nlatencySamples=" + System.getProperty("bench.latency.samples", "500") + "\n";
         WebArchive war = ShrinkWrap.create(WebArchive.class, "bench.war")
                 .addClasses(BenchBeans.class, BenchBeans.PerMessage.class, BenchBeans.PerMessageAfterRollback.class,
+                        BenchBeans.PerMessageOneLeaseEach.class,
                         BenchBeans.Batch.class,
                         BenchBeans.Latency.class, BenchBeans.Sender.class, Tally.class, Samples.class,
                         Arrivals.class, RawLoop.class)
@@ -159,8 +165,8 @@ class EndToEndBenchmark {
         ds = InitialContext.doLookup(BenchBeans.DS);
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS bench_done (message_id BIGINT NOT NULL)");
-            for (String q : new String[] {"bench_single", "bench_single_ar", "bench_batch", "bench_latency", "bench_raw",
-                    "bench_raw_latency", "bench_own", "bench_latency_own"}) {
+            for (String q : new String[] {"bench_single", "bench_single_ar", "bench_single_l1", "bench_batch",
+                    "bench_latency", "bench_raw", "bench_raw_latency", "bench_own", "bench_latency_own"}) {
                 QueueTable.open(c, q).createIfMissing(c);
                 s.execute("DELETE FROM \"" + q + "\"");
             }
@@ -181,6 +187,19 @@ class EndToEndBenchmark {
 
     @Test
     @Order(3)
+    void perMessageOneLeaseEach() throws Exception {
+        compare("per-message-lease-ahead-1", "bench_single_l1", BenchBeans.PER_MESSAGE_ONE_LEASE_EACH, messages);
+        Double byDefault = RATIOS.get("per-message");
+        for (String other : new String[] {"per-message-after-rollback", "per-message-lease-ahead-1"}) {
+            if (byDefault != null && RATIOS.containsKey(other)) {
+                System.out.println(String.format(Locale.ROOT, "BENCH compare=per-message/%s db=%s ratio=%.2f",
+                        other, db, byDefault / RATIOS.get(other)));
+            }
+        }
+    }
+
+    @Test
+    @Order(4)
     void batch() throws Exception {
         // batches drain several times faster: more messages keep each run long enough to measure
         compare("batch", "bench_batch", BenchBeans.BATCHES, messages * 5);
@@ -208,20 +227,20 @@ class EndToEndBenchmark {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void latency() throws Exception {
         latency("latency", "bench_latency");
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void perMessageThroughOwnConnections() throws Exception {
         assumeTrue(db.equals("postgresql"), "the own-connection cases run on PostgreSQL only");
         compare("per-message-own-connections", "bench_own", BenchBeans.PER_MESSAGE_OWN_CONNECTIONS, messages);
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void latencyThroughOwnConnections() throws Exception {
         assumeTrue(db.equals("postgresql"), "the own-connection cases run on PostgreSQL only");
         latency("latency-own-connections", "bench_latency_own");
@@ -360,8 +379,12 @@ class EndToEndBenchmark {
         }
     }
 
+    /** Each case's adapter/raw ratio of this run, for the comparisons between cases. */
+    private static final Map<String, Double> RATIOS = new ConcurrentHashMap<>();
+
     private void print(String name, int threads, int n, int runs, Run raw, Samples rawTimes, Run adapter,
             Samples adapterTimes) {
+        RATIOS.put(name, adapter.rate() / raw.rate());
         System.out.println(String.format(Locale.ROOT, "BENCH case=%s db=%s threads=%d messages=%d rounds=%d"
                 + " cpu_us=%.0f raw_cpu_us=%.0f raw_p50=%.2f raw_p99=%.2f"
                 + " adapter=%.0f/s raw=%.0f/s ratio=%.2f p50=%.2f p99=%.2f",

@@ -30,7 +30,10 @@ import org.junit.jupiter.api.Test;
  * (forked, see {@link MicroProcess}) whenever it gets that message, and the test starts the
  * server again each time, as a supervisor would. Attempts are counted before delivery, so after
  * {@code maxAttempts} (3) crashes the next server dead-letters the message instead of dying again,
- * and every other message is processed exactly once. Counted in SQL, in the test's H2 database.
+ * and every other message is processed exactly once. The bean leases 8 messages at a time: the 7
+ * leased with the killer at the first crash are charged one attempt they never had, once (from
+ * then on the killer is leased alone), and every other message is delivered at its first attempt.
+ * Counted in SQL, in the test's H2 database.
  */
 class ServerCrashIT {
 
@@ -52,7 +55,7 @@ class ServerCrashIT {
             QueueTable queue = QueueTable.open(db, CrashDatabase.QUEUE);
             queue.createIfMissing(db);
             try (Statement s = db.createStatement()) {
-                s.execute("CREATE TABLE crash_processed (message_id BIGINT NOT NULL)");
+                s.execute("CREATE TABLE crash_processed (message_id BIGINT NOT NULL, attempt INT NOT NULL)");
             }
             // first in line whenever it is visible: each server that starts delivers it first
             long killer = queue.send(db, OutgoingMessage.text("halt").priority(9).build());
@@ -92,8 +95,15 @@ class ServerCrashIT {
             }
             assertEquals(good, ids(db, "SELECT message_id FROM crash_processed"), "every other message processed");
             assertEquals(GOOD_MESSAGES, count(db, "SELECT COUNT(*) FROM crash_processed"), "each once");
+            // The first server leased the killer (first in line, never attempted) with 7 others never attempted.
+            assertEquals(CrashDatabase.LEASE_AHEAD - 1,
+                    count(db, "SELECT COUNT(*) FROM crash_processed WHERE attempt = 2"), "the messages leased with the killer at the first crash, charged one attempt, once");
+            assertEquals(GOOD_MESSAGES - (CrashDatabase.LEASE_AHEAD - 1),
+                    count(db, "SELECT COUNT(*) FROM crash_processed WHERE attempt = 1"),
+                    "every other message delivered at its first attempt: later crashes charged the killer alone");
             LOG.info(() -> "CRASH " + MAX_ATTEMPTS + " servers halted (exit statuses " + exits + "), the fourth"
-                    + " dead-lettered the message and processed the other " + GOOD_MESSAGES + " once each");
+                    + " dead-lettered the message and processed the other " + GOOD_MESSAGES + " once each, "
+                    + (CrashDatabase.LEASE_AHEAD - 1) + " of them at their second attempt");
         } finally {
             h2.stop();
         }

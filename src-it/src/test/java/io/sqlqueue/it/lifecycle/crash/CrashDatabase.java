@@ -20,4 +20,6 @@ public class CrashDatabase {
     public static final String QUEUE = "crash_orders";
     /** The exit status of a JVM that {@link HaltingBean} halted. */
     public static final int HALT_STATUS = 97;
+    /** The bean's leaseAhead: how many messages its one delivery thread leases at once. */
+    public static final int LEASE_AHEAD = 8;
 }
