@@ -31,6 +31,7 @@ final class BeanTransaction implements Synchronization {
     }
 
     private final QueueActivation activation;
+    private final ConsumerMonitor monitor;
     private final MessageEndpoint endpoint;
     private final DeliveryConnections.Channel channel;
     private final TransactionSynchronizationRegistry registry;
@@ -40,6 +41,7 @@ final class BeanTransaction implements Synchronization {
     private BeanTransaction(QueueActivation activation, MessageEndpoint endpoint, DeliveryConnections.Channel channel,
             TransactionSynchronizationRegistry registry) {
         this.activation = activation;
+        this.monitor = activation.monitor;
         this.endpoint = endpoint;
         this.channel = channel;
         this.registry = registry;
@@ -135,16 +137,16 @@ final class BeanTransaction implements Synchronization {
      */
     Settlement settle(Fault fault, int delivered) {
         if (fault == null) {
-            activation.monitor.committed(delivered);
+            monitor.committed(delivered);
             return Settlement.COMMITTED;
         }
         if (delivered == 0 && fault.cause() == null) {
             return Settlement.NOTHING;
         }
         String error = fault.describe();
-        activation.monitor.rolledBack(delivered, error);
+        monitor.rolledBack(delivered, error);
         if (!fault.bean() || delivered == 0) {
-            activation.monitor.failed(error);
+            monitor.failed(error);
             activation.backOff(activation.settings.pollInterval());
             return Settlement.GIVE_BACK;
         }

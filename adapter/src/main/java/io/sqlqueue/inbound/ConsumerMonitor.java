@@ -8,6 +8,7 @@ import io.sqlqueue.management.HealthReport;
 import io.sqlqueue.management.LivenessCheck;
 import io.sqlqueue.management.ReadinessCheck;
 import io.sqlqueue.management.RecentDurations;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,6 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
 final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessCheck {
 
     private final QueueActivation activation;
+    private final DeliveryConnections connections;
+    private final MessageEndpointFactory factory;
+    private final ActivationSettings settings;
     private final LongAdder committed = new LongAdder();
     private final LongAdder rolledBack = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
@@ -39,6 +43,9 @@ final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessC
 
     ConsumerMonitor(QueueActivation activation) {
         this.activation = activation;
+        this.connections = activation.connections;
+        this.factory = activation.factory;
+        this.settings = activation.settings;
     }
 
     private void turned() {
@@ -131,24 +138,24 @@ final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessC
     private ConsumerHealth.Facts facts() {
         return new ConsumerHealth.Facts(getQueue(), getDatabase(), getEndpoint(), isPaused(), lastLook, lastError,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastTurnNanos), getInFlight(),
-                activation.settings.maxPollInterval());
+                settings.maxPollInterval());
     }
 
     // ---- read through JMX ---------------------------------------------------------------------
 
     @Override
     public String getQueue() {
-        return activation.settings.queue();
+        return settings.queue();
     }
 
     @Override
     public String getDatabase() {
-        return activation.connections.database();
+        return connections.database();
     }
 
     @Override
     public String getEndpoint() {
-        Class<?> bean = activation.factory.getEndpointClass();
+        Class<?> bean = factory.getEndpointClass();
         return bean == null ? "" : bean.getName();
     }
 

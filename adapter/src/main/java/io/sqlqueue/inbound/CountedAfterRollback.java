@@ -20,10 +20,14 @@ import java.util.List;
 final class CountedAfterRollback implements DeliverySequence {
 
     private final QueueActivation activation;
+    private final DeliveryOutcomes outcomes;
+    private final ActivationSettings settings;
     private final Delivery thread;
 
     CountedAfterRollback(QueueActivation activation, Delivery thread) {
         this.activation = activation;
+        this.outcomes = activation.outcomes;
+        this.settings = activation.settings;
         this.thread = thread;
     }
 
@@ -40,10 +44,10 @@ final class CountedAfterRollback implements DeliverySequence {
         List<UndeliverableMessage> deadLettered = new ArrayList<>();
         try { // claim: deleted in the bean's transaction; rows for the dead-letter table moved there in it
             Connection c = transaction.connection();
-            claimed = activation.table().claim(c, activation.settings.claimSize(), deadLettered::add);
+            claimed = activation.table().claim(c, settings.claimSize(), deadLettered::add);
             thread.took(!claimed.isEmpty() || !deadLettered.isEmpty()); // before the bean: the poller's back-off depends on it
             for (UndeliverableMessage m : deadLettered) {
-                activation.outcomes.journalDeadLettered(c, m);
+                outcomes.journalDeadLettered(c, m);
             }
         } catch (Throwable t) {
             fault = Fault.ofAdapter(t);
@@ -57,7 +61,7 @@ final class CountedAfterRollback implements DeliverySequence {
         }
         if (fault == null && !claimed.isEmpty() && transaction.active()) {
             try { // record: the journal's rows, in the transaction
-                activation.outcomes.journalCompleted(transaction.connection(), claimed, claimedAt);
+                outcomes.journalCompleted(transaction.connection(), claimed, claimedAt);
             } catch (Throwable t) {
                 fault = Fault.ofAdapter(t);
             }
@@ -72,7 +76,7 @@ final class CountedAfterRollback implements DeliverySequence {
             case NOTHING -> !foundNothing;
             case GIVE_BACK -> false; // the rollback put the claimed rows back untouched: nothing was counted
             case COUNT_FAILURE -> {
-                activation.outcomes.recordFailures(claimed, fault.describe(), claimedAt);
+                outcomes.recordFailures(claimed, fault.describe(), claimedAt);
                 yield true;
             }
         };

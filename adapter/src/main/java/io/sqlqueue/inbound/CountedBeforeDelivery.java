@@ -23,11 +23,15 @@ import java.util.List;
 final class CountedBeforeDelivery implements DeliverySequence {
 
     private final QueueActivation activation;
+    private final DeliveryOutcomes outcomes;
+    private final ActivationSettings settings;
     private final Delivery thread;
     private final ReadAhead readAhead;
 
     CountedBeforeDelivery(QueueActivation activation, Delivery thread) {
         this.activation = activation;
+        this.outcomes = activation.outcomes;
+        this.settings = activation.settings;
         this.thread = thread;
         this.readAhead = new ReadAhead(activation, new Leases(activation));
     }
@@ -49,11 +53,11 @@ final class CountedBeforeDelivery implements DeliverySequence {
         try {
             transaction = BeanTransaction.begin(activation, endpoint, channel);
         } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
-            activation.outcomes.giveBack(leased); // the bean never saw them
+            outcomes.giveBack(leased); // the bean never saw them
             throw e;
         }
         if (transaction == null) {
-            activation.outcomes.giveBack(leased);
+            outcomes.giveBack(leased);
             return false;
         }
         Fault fault = null;
@@ -75,8 +79,8 @@ final class CountedBeforeDelivery implements DeliverySequence {
         if (fault == null && !messages.isEmpty() && transaction.active()) {
             try { // record: in the transaction, the journal's rows and the thread's next lease
                 Connection c = transaction.connection();
-                activation.outcomes.journalCompleted(c, messages, claimedAt);
-                if (readAhead.isEmpty() && !activation.settings.ordered() && thread.goesOn()) {
+                outcomes.journalCompleted(c, messages, claimedAt);
+                if (readAhead.isEmpty() && !settings.ordered() && thread.goesOn()) {
                     readAhead.lease(c);
                 }
             } catch (Throwable t) {
@@ -88,11 +92,11 @@ final class CountedBeforeDelivery implements DeliverySequence {
         return switch (transaction.settle(fault, messages.size())) {
             case COMMITTED, NOTHING -> true;
             case GIVE_BACK -> {
-                activation.outcomes.giveBack(leased);
+                outcomes.giveBack(leased);
                 yield false;
             }
             case COUNT_FAILURE -> {
-                activation.outcomes.failed(taken, fault.describe(), claimedAt);
+                outcomes.failed(taken, fault.describe(), claimedAt);
                 yield true;
             }
         };

@@ -6,6 +6,7 @@ import io.sqlqueue.api.QueueMessage;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.Work;
 import java.sql.SQLException;
 import java.util.List;
@@ -19,6 +20,11 @@ import java.util.logging.Level;
 final class Delivery implements Work {
 
     private final QueueActivation activation;
+    private final DeliveryConnections connections;
+    private final MessageEndpointFactory factory;
+    private final HeldMessages held;
+    private final ConsumerMonitor monitor;
+    private final ActivationSettings settings;
     /** The activation's queue events when the poller's peek saw the messages ready that this delivery was started for. */
     private final long eventsAtPeek;
     /** Whether the first take has yet to tell the poller what it found. */
@@ -28,17 +34,22 @@ final class Delivery implements Work {
 
     Delivery(QueueActivation activation, long eventsAtPeek) {
         this.activation = activation;
+        this.connections = activation.connections;
+        this.factory = activation.factory;
+        this.held = activation.held;
+        this.monitor = activation.monitor;
+        this.settings = activation.settings;
         this.eventsAtPeek = eventsAtPeek;
     }
 
     @Override
     public void run() {
-        try (DeliveryConnections.Channel channel = activation.connections.channel()) {
+        try (DeliveryConnections.Channel channel = connections.channel()) {
             MessageEndpoint endpoint;
             try {
-                endpoint = activation.factory.createEndpoint(channel.xaResource());
+                endpoint = factory.createEndpoint(channel.xaResource());
             } catch (UnavailableException e) {
-                activation.backOff(activation.settings.pollInterval()); // the MDB pool is full: claim nothing
+                activation.backOff(settings.pollInterval()); // the MDB pool is full: claim nothing
                 return;
             }
             DeliverySequence sequence = DeliverySequence.of(activation, this);
@@ -51,13 +62,13 @@ final class Delivery implements Work {
                 endpoint.release();
             }
         } catch (SQLException | ResourceException | NoSuchMethodException | RuntimeException e) {
-            activation.monitor.failed(describe(e));
-            QueueActivation.log(Level.WARNING, "delivery from " + activation.settings.queue() + " stopped: "
+            monitor.failed(describe(e));
+            QueueActivation.log(Level.WARNING, "delivery from " + settings.queue() + " stopped: "
                     + e.getMessage(), e);
         } finally {
             if (firstTake) { // no take ran to the end: it tells nothing about the ready messages
                 firstTake = false;
-                activation.held.firstTakeEnded(false, eventsAtPeek);
+                held.firstTakeEnded(false, eventsAtPeek);
             }
             activation.deliveryFinished();
         }
@@ -70,11 +81,11 @@ final class Delivery implements Work {
      */
     void took(boolean found) {
         if (found) {
-            activation.held.queueChanged();
+            held.queueChanged();
         }
         if (firstTake) {
             firstTake = false;
-            activation.held.firstTakeEnded(!found, eventsAtPeek);
+            held.firstTakeEnded(!found, eventsAtPeek);
         }
     }
 

@@ -30,9 +30,15 @@ final class DeliveryOutcomes {
     private static final String PROCESS = ManagementFactory.getRuntimeMXBean().getName();
 
     private final QueueActivation activation;
+    private final DeliveryConnections connections;
+    private final ConsumerMonitor monitor;
+    private final ActivationSettings settings;
 
     DeliveryOutcomes(QueueActivation activation) {
         this.activation = activation;
+        this.connections = activation.connections;
+        this.monitor = activation.monitor;
+        this.settings = activation.settings;
     }
 
     /** Completed deliveries of a bean without a transaction: deleted, with their journal rows. */
@@ -63,7 +69,7 @@ final class DeliveryOutcomes {
             throws SQLException {
         if (outcome == FailureOutcome.DEAD_LETTERED) {
             journal(c, message, JournalEntry.Outcome.DEAD_LETTERED, claimedAt);
-            activation.monitor.deadLettered();
+            monitor.deadLettered();
             QueueActivation.LOG.warning(() -> "message " + message.id() + " of " + message.queue()
                     + " moved to the dead-letter table after " + message.attempt() + " attempts: " + error);
         } else {
@@ -94,24 +100,24 @@ final class DeliveryOutcomes {
     }
 
     private boolean discarded(UndeliverableMessage m) {
-        return QueueTable.EXPIRED.equals(m.reason()) && activation.settings.discardsExpired();
+        return QueueTable.EXPIRED.equals(m.reason()) && settings.discardsExpired();
     }
 
     /** Counts and logs, once, a row moved to the dead-letter table (or an expired one discarded) instead of being delivered. */
     void countDeadLettered(UndeliverableMessage m) {
         if (QueueTable.EXPIRED.equals(m.reason())) {
-            activation.monitor.expired(1);
+            monitor.expired(1);
         }
         if (discarded(m)) {
-            QueueActivation.LOG.fine(() -> "message " + m.id() + " of " + activation.settings.queue()
+            QueueActivation.LOG.fine(() -> "message " + m.id() + " of " + settings.queue()
                     + " expired and was discarded");
             return;
         }
-        activation.monitor.deadLettered();
-        activation.monitor.failed(m.reason());
+        monitor.deadLettered();
+        monitor.failed(m.reason());
         // an expired message is an expected outcome, not a fault
         QueueActivation.LOG.log(QueueTable.EXPIRED.equals(m.reason()) ? java.util.logging.Level.INFO
-                : java.util.logging.Level.WARNING, () -> "message " + m.id() + " of " + activation.settings.queue()
+                : java.util.logging.Level.WARNING, () -> "message " + m.id() + " of " + settings.queue()
                 + " moved to the dead-letter table: " + m.reason());
     }
 
@@ -160,7 +166,7 @@ final class DeliveryOutcomes {
      * server stop first, the leases run out and the messages come back all the same.
      */
     private void inOwnTransaction(String what, Work work) {
-        try (Connection c = activation.connections.plain()) {
+        try (Connection c = connections.plain()) {
             if (activation.journal() == null) {
                 work.run(c, activation.table()); // auto-commit: each statement retries a lost lock wait itself
             } else {
@@ -170,12 +176,12 @@ final class DeliveryOutcomes {
                 });
             }
         } catch (SQLException | RuntimeException e) {
-            activation.monitor.failed(Delivery.describe(e));
+            monitor.failed(Delivery.describe(e));
             if (leftovers.size() >= MAX_LEFTOVERS) {
                 leftovers.poll(); // the oldest: its leases have likely run out already
             }
             leftovers.add(work);
-            QueueActivation.log(Level.INFO, "cannot " + what + " messages of " + activation.settings.queue() + " now ("
+            QueueActivation.log(Level.INFO, "cannot " + what + " messages of " + settings.queue() + " now ("
                     + e.getMessage() + "); trying again when the database answers", null);
         }
     }
@@ -189,13 +195,13 @@ final class DeliveryOutcomes {
         if (leftovers.isEmpty()) {
             return;
         }
-        try (Connection c = activation.connections.plain()) {
+        try (Connection c = connections.plain()) {
             QueueTable table = activation.table();
             for (Work w; (w = leftovers.peek()) != null; leftovers.poll()) {
                 w.run(c, table);
             }
         } catch (SQLException | RuntimeException e) {
-            activation.monitor.failed(Delivery.describe(e)); // still away: the next poll tries again
+            monitor.failed(Delivery.describe(e)); // still away: the next poll tries again
         }
     }
 

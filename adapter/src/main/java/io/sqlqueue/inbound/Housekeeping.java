@@ -44,6 +44,8 @@ final class Housekeeping {
     private static final long FIRST_DELAY_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final QueueActivation activation;
+    private final DeliveryConnections connections;
+    private final ConsumerMonitor monitor;
     private final ActivationSettings settings;
     private final Link link;
     private long lastReveal = System.nanoTime();
@@ -52,6 +54,8 @@ final class Housekeeping {
 
     Housekeeping(QueueActivation activation, Link link) {
         this.activation = activation;
+        this.connections = activation.connections;
+        this.monitor = activation.monitor;
         this.settings = activation.settings;
         this.link = link;
     }
@@ -102,7 +106,7 @@ final class Housekeeping {
         try {
             int swept = activation.open(c).sweepExpired(c);
             if (swept > 0) {
-                activation.monitor.swept(swept, settings.discardsExpired());
+                monitor.swept(swept, settings.discardsExpired());
                 QueueActivation.LOG.info(() -> swept + " expired messages of " + settings.queue() + " were "
                         + (settings.discardsExpired() ? "discarded" : "moved to the dead-letter table"));
             }
@@ -121,7 +125,7 @@ final class Housekeeping {
     void whileIdle() {
         trimJournal();
         link.drop();
-        activation.connections.closeExpired();
+        connections.closeExpired();
     }
 
     private void trimJournal() {

@@ -23,9 +23,13 @@ import java.util.List;
 final class Leases {
 
     private final QueueActivation activation;
+    private final DeliveryOutcomes outcomes;
+    private final ActivationSettings settings;
 
     Leases(QueueActivation activation) {
         this.activation = activation;
+        this.outcomes = activation.outcomes;
+        this.settings = activation.settings;
     }
 
     /**
@@ -57,16 +61,16 @@ final class Leases {
      * committed), their journal rows written on {@code c}.
      */
     List<LeasedMessage> lease(Connection c, int count, List<UndeliverableMessage> deadLettered) throws SQLException {
-        int claimSize = activation.settings.claimSize();
-        List<LeasedMessage> leased = activation.table().lease(c, claimSize, activation.settings.leaseTime(),
+        int claimSize = settings.claimSize();
+        List<LeasedMessage> leased = activation.table().lease(c, claimSize, settings.leaseTime(),
                 deadLettered::add);
         if (count > claimSize && leased.size() == 1 && leased.get(0).message().attempt() == 1) {
             leased = new ArrayList<>(leased);
-            leased.addAll(activation.table().leaseUnattempted(c, count - 1, activation.settings.leaseTime(),
+            leased.addAll(activation.table().leaseUnattempted(c, count - 1, settings.leaseTime(),
                     deadLettered::add));
         }
         for (UndeliverableMessage m : deadLettered) {
-            activation.outcomes.journalDeadLettered(c, m);
+            outcomes.journalDeadLettered(c, m);
         }
         return leased;
     }

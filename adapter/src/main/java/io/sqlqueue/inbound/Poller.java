@@ -17,6 +17,9 @@ import java.util.logging.Level;
 final class Poller implements Work {
 
     private final QueueActivation activation;
+    private final DeliveryConnections connections;
+    private final ConsumerMonitor monitor;
+    private final DeliveryOutcomes outcomes;
     private final ActivationSettings settings;
     private Connection connection;
     private boolean outage;
@@ -45,6 +48,9 @@ final class Poller implements Work {
 
     Poller(QueueActivation activation) {
         this.activation = activation;
+        this.connections = activation.connections;
+        this.monitor = activation.monitor;
+        this.outcomes = activation.outcomes;
         this.settings = activation.settings;
         this.held = activation.held;
         this.housekeeping = new Housekeeping(activation, new Housekeeping.Link() {
@@ -87,7 +93,7 @@ final class Poller implements Work {
 
     /** On an application's own data source: no statement until its deployment has ended (see {@link #DEPLOYMENT_GRACE_NANOS}). */
     private void waitForTheDeployment() {
-        if (activation.connections.declaredByApplication()) {
+        if (connections.declaredByApplication()) {
             long graceEnds = System.nanoTime() + DEPLOYMENT_GRACE_NANOS;
             while (!activation.stopping() && System.nanoTime() < graceEnds
                     && !activation.pause(Math.max(1, TimeUnit.NANOSECONDS.toMillis(graceEnds - System.nanoTime())))) {
@@ -100,7 +106,7 @@ final class Poller implements Work {
     private void turn() {
         long backOff;
         if (activation.paused()) {
-            activation.monitor.pausedPoll();
+            monitor.pausedPoll();
             activation.pause(settings.maxPollInterval()); // resume() wakes us
         } else if ((backOff = activation.backOffRemaining()) > 0) {
             activation.pause(backOff); // the container had no bean instance for a delivery
@@ -209,7 +215,7 @@ final class Poller implements Work {
 
     private Connection connection() throws SQLException {
         if (connection == null) {
-            connection = activation.connections.plain();
+            connection = connections.plain();
         }
         return connection;
     }
@@ -217,8 +223,8 @@ final class Poller implements Work {
     private boolean peek() throws SQLException {
         try {
             boolean ready = activation.open(connection()).peek(connection);
-            activation.monitor.polled(ready);
-            activation.outcomes.settleLeftovers();
+            monitor.polled(ready);
+            outcomes.settleLeftovers();
             if (outage) {
                 outage = false;
                 QueueActivation.LOG.info(() -> "the database of queue " + settings.queue()
@@ -232,7 +238,7 @@ final class Poller implements Work {
     }
 
     private void databaseDown(Exception e) {
-        activation.monitor.databaseUnreachable(e.getMessage());
+        monitor.databaseUnreachable(e.getMessage());
         if (!outage) {
             outage = true;
             QueueActivation.log(Level.WARNING, "cannot reach the database of queue " + settings.queue()

@@ -22,6 +22,8 @@ import java.util.List;
 final class ReadAhead {
 
     private final QueueActivation activation;
+    private final DeliveryOutcomes outcomes;
+    private final ActivationSettings settings;
     private final Leases leases;
     /** Leased by a committed lease, not handed out yet. */
     private final ArrayDeque<LeasedMessage> ready = new ArrayDeque<>();
@@ -34,6 +36,8 @@ final class ReadAhead {
 
     ReadAhead(QueueActivation activation, Leases leases) {
         this.activation = activation;
+        this.outcomes = activation.outcomes;
+        this.settings = activation.settings;
         this.leases = leases;
     }
 
@@ -42,19 +46,19 @@ final class ReadAhead {
      * when none was ready; empty when the lease found only rows for the dead-letter table.
      */
     List<LeasedMessage> next(DeliveryConnections.Channel channel) throws SQLException {
-        if (!ready.isEmpty() && System.nanoTime() - readyLeasedAt > activation.settings.leaseTime().toNanos() / 2) {
+        if (!ready.isEmpty() && System.nanoTime() - readyLeasedAt > settings.leaseTime().toNanos() / 2) {
             giveBack(); // too close to running out: another consumer could take them over mid-delivery
         }
         if (ready.isEmpty()) {
-            List<LeasedMessage> leased = leases.leaseCommitted(channel, activation.settings.leaseAhead());
+            List<LeasedMessage> leased = leases.leaseCommitted(channel, settings.leaseAhead());
             if (leased == null || leased.isEmpty()) {
                 return leased;
             }
             ready.addAll(leased);
             readyLeasedAt = System.nanoTime();
         }
-        List<LeasedMessage> next = new ArrayList<>(activation.settings.claimSize());
-        while (next.size() < activation.settings.claimSize() && !ready.isEmpty()) {
+        List<LeasedMessage> next = new ArrayList<>(settings.claimSize());
+        while (next.size() < settings.claimSize() && !ready.isEmpty()) {
             next.add(ready.poll());
         }
         return next;
@@ -68,7 +72,7 @@ final class ReadAhead {
     /** Inside the current delivery's transaction, after the bean: leases the thread's next messages there. */
     void lease(Connection c) throws SQLException {
         pendingLeasedAt = System.nanoTime();
-        pending = leases.lease(c, activation.settings.leaseAhead(), pendingDeadLettered);
+        pending = leases.lease(c, settings.leaseAhead(), pendingDeadLettered);
     }
 
     /** The current delivery's transaction ended: its lease is the thread's if it committed, else gone with it. */
@@ -89,7 +93,7 @@ final class ReadAhead {
         if (!ready.isEmpty()) {
             List<LeasedMessage> back = new ArrayList<>(ready);
             ready.clear();
-            activation.outcomes.giveBack(back);
+            outcomes.giveBack(back);
         }
     }
 }

@@ -17,11 +17,17 @@ import java.util.List;
 final class UntransactedSequence implements DeliverySequence {
 
     private final QueueActivation activation;
+    private final ConsumerMonitor monitor;
+    private final DeliveryOutcomes outcomes;
+    private final ActivationSettings settings;
     private final Delivery thread;
     private final Leases leases;
 
     UntransactedSequence(QueueActivation activation, Delivery thread) {
         this.activation = activation;
+        this.monitor = activation.monitor;
+        this.outcomes = activation.outcomes;
+        this.settings = activation.settings;
         this.thread = thread;
         this.leases = new Leases(activation);
     }
@@ -30,7 +36,7 @@ final class UntransactedSequence implements DeliverySequence {
     public boolean deliverNext(MessageEndpoint endpoint, DeliveryConnections.Channel channel)
             throws SQLException, ResourceException, NoSuchMethodException {
         // claim: leased and counted in a transaction of its own
-        List<LeasedMessage> leased = leases.leaseCommitted(channel, activation.settings.claimSize());
+        List<LeasedMessage> leased = leases.leaseCommitted(channel, settings.claimSize());
         thread.took(leased != null);
         if (leased == null) {
             return false; // nothing ready
@@ -43,7 +49,7 @@ final class UntransactedSequence implements DeliverySequence {
         try {
             endpoint.beforeDelivery(activation.method);
         } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
-            activation.outcomes.giveBack(leased); // the bean never saw them
+            outcomes.giveBack(leased); // the bean never saw them
             throw e;
         }
         Throwable failure = null;
@@ -56,11 +62,11 @@ final class UntransactedSequence implements DeliverySequence {
         }
         // settle: record: acknowledged with its journal row, or the failure counted
         if (failure == null) {
-            activation.monitor.committed(messages.size());
-            activation.outcomes.acknowledge(leased, claimedAt);
+            monitor.committed(messages.size());
+            outcomes.acknowledge(leased, claimedAt);
         } else {
-            activation.monitor.rolledBack(messages.size(), Delivery.describe(failure));
-            activation.outcomes.failed(leased, Delivery.describe(failure), claimedAt);
+            monitor.rolledBack(messages.size(), Delivery.describe(failure));
+            outcomes.failed(leased, Delivery.describe(failure), claimedAt);
         }
         return true;
     }
