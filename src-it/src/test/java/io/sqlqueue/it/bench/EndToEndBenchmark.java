@@ -19,9 +19,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.naming.InitialContext;
@@ -50,8 +48,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>{@code per-message-after-rollback}: the same with attemptCounting=afterRollback (a failure
  *       counted after its rollback, not each attempt before delivery).
  *   <li>{@code per-message-lease-ahead-1}: the default with leaseAhead=1, one lease per message (the
- *       default before leases ahead). After it, a {@code BENCH compare=} line divides the default's
- *       ratio to the raw loop by each of these two cases' ratios, all from this run.
+ *       default before leases ahead). These three alternate round by round against one raw loop;
+ *       {@code BENCH compare=} lines divide the default's rate and CPU by each other case's.
  *   <li>{@code batch}: the same by the batch bean (50 per transaction) against the per-message raw
  *       loop; p50/p99 are per batch.
  *   <li>{@code latency}: one message at a time sent through the connection factory, from before the
@@ -173,33 +171,53 @@ class EndToEndBenchmark {
         }
     }
 
+    /**
+     * The three per-message cases in one measurement: after a warm-up of each, every round runs the
+     * raw loop and then each case, so that all of them meet the same server and database state (a
+     * case measured first, right after the deployment, ran up to half as fast as the same case
+     * later). Then {@code BENCH compare=} lines: the default's rate over each other case's.
+     */
     @Test
     @Order(1)
     void perMessage() throws Exception {
-        compare("per-message", "bench_single", BenchBeans.PER_MESSAGE, messages);
-    }
-
-    @Test
-    @Order(2)
-    void perMessageCountedAfterRollback() throws Exception {
-        compare("per-message-after-rollback", "bench_single_ar", BenchBeans.PER_MESSAGE_AFTER_ROLLBACK, messages);
-    }
-
-    @Test
-    @Order(3)
-    void perMessageOneLeaseEach() throws Exception {
-        compare("per-message-lease-ahead-1", "bench_single_l1", BenchBeans.PER_MESSAGE_ONE_LEASE_EACH, messages);
-        Double byDefault = RATIOS.get("per-message");
-        for (String other : new String[] {"per-message-after-rollback", "per-message-lease-ahead-1"}) {
-            if (byDefault != null && RATIOS.containsKey(other)) {
-                System.out.println(String.format(Locale.ROOT, "BENCH compare=per-message/%s db=%s ratio=%.2f",
-                        other, db, byDefault / RATIOS.get(other)));
+        String[] names = {"per-message", "per-message-after-rollback", "per-message-lease-ahead-1"};
+        String[] queues = {"bench_single", "bench_single_ar", "bench_single_l1"};
+        Tally[] tallies = {BenchBeans.PER_MESSAGE, BenchBeans.PER_MESSAGE_AFTER_ROLLBACK,
+            BenchBeans.PER_MESSAGE_ONE_LEASE_EACH};
+        RawLoop raw = new RawLoop(ds, db);
+        Tally rawTally = new Tally();
+        runRaw(raw, rawTally, messages);
+        for (int i = 0; i < names.length; i++) {
+            runAdapter(queues[i], tallies[i], messages);
+        }
+        rawTally.cycles().clear();
+        for (Tally t : tallies) {
+            t.cycles().clear();
+        }
+        Run[] baseline = new Run[rounds];
+        Run[][] cases = new Run[names.length][rounds];
+        for (int r = 0; r < rounds; r++) {
+            baseline[r] = runRaw(raw, rawTally, messages);
+            for (int i = 0; i < names.length; i++) {
+                cases[i][r] = runAdapter(queues[i], tallies[i], messages);
             }
+        }
+        Run rawMedian = Run.median(baseline);
+        Run[] medians = new Run[names.length];
+        for (int i = 0; i < names.length; i++) {
+            medians[i] = Run.median(cases[i]);
+            print(names[i], BenchBeans.CONCURRENCY, messages, rounds, rawMedian, rawTally.cycles(), medians[i],
+                    tallies[i].cycles());
+        }
+        for (int i = 1; i < names.length; i++) {
+            System.out.println(String.format(Locale.ROOT, "BENCH compare=%s/%s db=%s ratio=%.2f cpu_ratio=%.2f",
+                    names[0], names[i], db, medians[0].rate() / medians[i].rate(),
+                    medians[0].cpuMicros() / medians[i].cpuMicros()));
         }
     }
 
     @Test
-    @Order(4)
+    @Order(2)
     void batch() throws Exception {
         // batches drain several times faster: more messages keep each run long enough to measure
         compare("batch", "bench_batch", BenchBeans.BATCHES, messages * 5);
@@ -227,20 +245,20 @@ class EndToEndBenchmark {
     }
 
     @Test
-    @Order(5)
+    @Order(3)
     void latency() throws Exception {
         latency("latency", "bench_latency");
     }
 
     @Test
-    @Order(6)
+    @Order(4)
     void perMessageThroughOwnConnections() throws Exception {
         assumeTrue(db.equals("postgresql"), "the own-connection cases run on PostgreSQL only");
         compare("per-message-own-connections", "bench_own", BenchBeans.PER_MESSAGE_OWN_CONNECTIONS, messages);
     }
 
     @Test
-    @Order(7)
+    @Order(5)
     void latencyThroughOwnConnections() throws Exception {
         assumeTrue(db.equals("postgresql"), "the own-connection cases run on PostgreSQL only");
         latency("latency-own-connections", "bench_latency_own");
@@ -379,12 +397,8 @@ class EndToEndBenchmark {
         }
     }
 
-    /** Each case's adapter/raw ratio of this run, for the comparisons between cases. */
-    private static final Map<String, Double> RATIOS = new ConcurrentHashMap<>();
-
     private void print(String name, int threads, int n, int runs, Run raw, Samples rawTimes, Run adapter,
             Samples adapterTimes) {
-        RATIOS.put(name, adapter.rate() / raw.rate());
         System.out.println(String.format(Locale.ROOT, "BENCH case=%s db=%s threads=%d messages=%d rounds=%d"
                 + " cpu_us=%.0f raw_cpu_us=%.0f raw_p50=%.2f raw_p99=%.2f"
                 + " adapter=%.0f/s raw=%.0f/s ratio=%.2f p50=%.2f p99=%.2f",
