@@ -108,6 +108,10 @@ final class QueueSql {
         pick = d.pick(q, order);
         claim = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.delete(q), q, order)));
         lease = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q, order)));
+        // attempts is not in the ready index: each ready row the pick passes over is read with its lock
+        // hint. Should SQL Server keep its update lock on a passed-over (already attempted) row until the
+        // transaction ends, other consumers READPAST it meanwhile: a delay of that message, never a loss.
+        // Only a real SQL Server shows which it does; Babelfish checks the statement, not its locks.
         String unattempted = order + " AND m.attempts <= 0";
         pickUnattempted = d.pick(q, unattempted);
         leaseUnattempted = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q,
