@@ -154,7 +154,8 @@ final class PayaraHealth {
                         case "hashCode" -> System.identityHashCode(proxy);
                         case "equals" -> proxy == args[0];
                         case "toString" -> "HealthCheck(" + checkName + ")";
-                        default -> throw new UnsupportedOperationException(method.getName());
+                        // HealthCheck declares call() alone: nothing else is ever invoked on it
+                        default -> throw new IllegalStateException("HealthCheck has no method " + method.getName());
                     });
         }
 

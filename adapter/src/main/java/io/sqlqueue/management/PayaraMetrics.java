@@ -216,7 +216,9 @@ final class PayaraMetrics {
                         case "hashCode" -> System.identityHashCode(proxy);
                         case "equals" -> proxy == args[0];
                         case "toString" -> "Counter(" + last.get() + ")";
-                        default -> throw new UnsupportedOperationException("the adapter counts; " + method.getName());
+                        // inc(): the count is the bean's, read at each scrape; no one else may add to it
+                        default -> throw new IllegalStateException("a count read from the adapter's bean cannot be"
+                                + " changed through /metrics (" + method.getName() + ")");
                     });
         }
 
