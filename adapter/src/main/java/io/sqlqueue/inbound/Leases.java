@@ -41,11 +41,11 @@ final class Leases {
         Connection c = channel.claimConnection(); // no transaction is open yet: the lease commits at once
         try {
             List<UndeliverableMessage> deadLettered = new ArrayList<>();
-            DeliveryOutcomes.Call<List<LeasedMessage>> lease = () -> lease(c, count, deadLettered);
             // With a journal, its dead_lettered rows commit with the moves; without one, the lease and each
             // move commit by themselves (auto-commit), so that the engine can retry a lost lock wait.
-            List<LeasedMessage> leased = activation.journal() == null ? lease.run()
-                    : DeliveryOutcomes.inTransaction(c, lease);
+            boolean autoCommit = activation.journal() == null;
+            DeliveryOutcomes.Call<List<LeasedMessage>> lease = () -> lease(c, count, deadLettered, autoCommit);
+            List<LeasedMessage> leased = autoCommit ? lease.run() : DeliveryOutcomes.inTransaction(c, lease);
             deadLettered.forEach(activation.outcomes::countDeadLettered);
             return leased.isEmpty() && deadLettered.isEmpty() ? null : leased;
         } finally {
@@ -59,15 +59,29 @@ final class Leases {
      * attempted, up to {@code count - 1} more never attempted. Rows moved to the dead-letter table
      * are added to {@code deadLettered} (the caller counts them once the transaction has
      * committed), their journal rows written on {@code c}.
+     *
+     * @param autoCommit whether each statement on {@code c} commits by itself: then the head's lease has
+     *                   committed when the lease of more fails (the connection lost, say), and the head is
+     *                   returned alone rather than left hidden for {@code leaseTime}
      */
-    List<LeasedMessage> lease(Connection c, int count, List<UndeliverableMessage> deadLettered) throws SQLException {
+    List<LeasedMessage> lease(Connection c, int count, List<UndeliverableMessage> deadLettered, boolean autoCommit)
+            throws SQLException {
         int claimSize = settings.claimSize();
         List<LeasedMessage> leased = activation.table().lease(c, claimSize, settings.leaseTime(),
                 deadLettered::add);
         if (count > claimSize && leased.size() == 1 && leased.get(0).message().attempt() == 1) {
+            long head = leased.get(0).message().id();
             leased = new ArrayList<>(leased);
-            leased.addAll(activation.table().leaseUnattempted(c, count - 1, settings.leaseTime(),
-                    deadLettered::add));
+            try {
+                leased.addAll(activation.table().leaseUnattempted(c, count - 1, settings.leaseTime(),
+                        deadLettered::add));
+            } catch (SQLException | RuntimeException e) {
+                if (!autoCommit) {
+                    throw e; // the transaction rolls back, and the head's lease with it
+                }
+                QueueActivation.LOG.fine(() -> "leased message " + head + " of "
+                        + settings.queue() + " alone: leasing more after it failed (" + e.getMessage() + ")");
+            }
         }
         for (UndeliverableMessage m : deadLettered) {
             outcomes.journalDeadLettered(c, m);

@@ -72,7 +72,7 @@ final class ReadAhead {
     /** Inside the current delivery's transaction, after the bean: leases the thread's next messages there. */
     void lease(Connection c) throws SQLException {
         pendingLeasedAt = System.nanoTime();
-        pending = leases.lease(c, settings.leaseAhead(), pendingDeadLettered);
+        pending = leases.lease(c, settings.leaseAhead(), pendingDeadLettered, false);
     }
 
     /** The current delivery's transaction ended: its lease is the thread's if it committed, else gone with it. */

@@ -95,8 +95,8 @@ abstract class InboundContract {
 
     private FakeContainer container;
     private QueueResourceAdapter adapter;
-    private Connection admin;
-    private QueueTable table;
+    Connection admin;
+    QueueTable table;
     private String queue;
     private final List<Object[]> active = new ArrayList<>();
 
@@ -105,7 +105,7 @@ abstract class InboundContract {
      * that appears before its count (computeIfAbsent, then increment) let a test that saw every
      * id read a count of 0 under load and report a message committed twice.
      */
-    private final Map<Long, Integer> committed = new ConcurrentHashMap<>();
+    final Map<Long, Integer> committed = new ConcurrentHashMap<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -142,7 +142,7 @@ abstract class InboundContract {
         admin.close();
     }
 
-    private QueueActivationSpec spec() {
+    QueueActivationSpec spec() {
         QueueActivationSpec spec = new QueueActivationSpec();
         spec.setQueue(queue);
         spec.setMaxConcurrency(8);
@@ -156,7 +156,7 @@ abstract class InboundContract {
         return spec;
     }
 
-    private MessageEndpointFactory activate(QueueActivationSpec spec, FakeContainer.Bean bean, boolean batch,
+    MessageEndpointFactory activate(QueueActivationSpec spec, FakeContainer.Bean bean, boolean batch,
             boolean transacted) throws Exception {
         MessageEndpointFactory factory = container.endpointFactory(bean, batch, transacted);
         adapter.endpointActivation(factory, spec);
@@ -165,12 +165,12 @@ abstract class InboundContract {
     }
 
     /** A bean that records each message once its transaction commits. */
-    private FakeContainer.Bean recording() {
+    FakeContainer.Bean recording() {
         return messages -> container.onCommit(() -> messages.forEach(
                 m -> committed.merge(m.id(), 1, Integer::sum)));
     }
 
-    private List<Long> send(int n) throws SQLException {
+    List<Long> send(int n) throws SQLException {
         List<OutgoingMessage> batch = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             batch.add(OutgoingMessage.text("m" + i).build());
@@ -1290,7 +1290,7 @@ abstract class InboundContract {
      * of {@code ids} ended exactly once, committed once by the bean or in the dead-letter table (read
      * in SQL, exactly {@code deadLetters}), none both, none left queued, and nothing else committed.
      */
-    private void assertEachExactlyOnce(Set<Long> ids, Set<Long> deadLetters) throws Exception {
+    void assertEachExactlyOnce(Set<Long> ids, Set<Long> deadLetters) throws Exception {
         await("the queue drained: every message committed or dead-lettered",
                 () -> rows("queue") == 0 && committed.size() + rows("dlq") >= ids.size());
         Set<Long> dead = idsIn("dlq");
