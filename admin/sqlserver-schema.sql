@@ -86,7 +86,8 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN
         body VARBINARY(MAX) NOT NULL,
         last_error NVARCHAR(2000) NULL,
         failed_at DATETIME2(7) NOT NULL,
-        ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL);
+        ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL,
+        error_class NVARCHAR(255) NULL);
     CREATE CLUSTERED INDEX [$(Queue)_dlq_failed] ON [$(Schema)].[$(Queue)_dlq] (failed_at, id);
     -- the requeue keeps one dead letter per dedup_key
     CREATE NONCLUSTERED INDEX [$(Queue)_dlq_dedup] ON [$(Schema)].[$(Queue)_dlq] (dedup_key, failed_at, id)
@@ -95,6 +96,9 @@ END;
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]')
         AND name = N'ordering_key')
     ALTER TABLE [$(Schema)].[$(Queue)_dlq] ADD ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]')
+        AND name = N'error_class')
+    ALTER TABLE [$(Schema)].[$(Queue)_dlq] ADD error_class NVARCHAR(255) NULL;
 
 -- The completion journal (activation property journal=true): one row per finished message.
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)_journal]', N'U') IS NULL BEGIN

@@ -39,7 +39,8 @@ public abstract class Dialect {
 
     /** The columns a dead-letter row is written with, in order. */
     static final String DEAD_LETTER_COLUMNS =
-            "id, priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error, failed_at, ordering_key";
+            "id, priority, visible_at, enqueued_at, attempts, dedup_key, headers, body, last_error, failed_at, ordering_key,"
+            + " error_class";
 
     /**
      * The queue columns a requeued dead letter is written with, in order; {@code id} is left to the
@@ -55,6 +56,9 @@ public abstract class Dialect {
 
     /** Longest error text stored (the column is NVARCHAR(2000)). */
     static final int MAX_ERROR_LENGTH = 2000;
+
+    /** Longest exception class name stored in a dead-letter row's {@code error_class}. */
+    static final int MAX_ERROR_CLASS_LENGTH = 255;
 
     /** The dialect of the database behind this connection. */
     public static Dialect of(Connection connection) throws SQLException {
@@ -594,6 +598,11 @@ public abstract class Dialect {
         return "CAST(:error AS VARCHAR(" + MAX_ERROR_LENGTH + "))";
     }
 
+    /** The :errorClass parameter as a dead-letter row's {@code error_class}. */
+    String errorClassValue() {
+        return "CAST(:errorClass AS VARCHAR(" + MAX_ERROR_CLASS_LENGTH + "))";
+    }
+
     /**
      * Moves up to :n (a literal) dead letters back into the queue in one statement, oldest failure
      * first, and reports the moved count as its update count. A moved message gets a new id,
@@ -774,6 +783,12 @@ public abstract class Dialect {
         }
         String text = error.replace('\0', ' '); // PostgreSQL rejects NUL in text: the failure would not be recorded
         return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
+    }
+
+    /** An exception class name cut to what {@code error_class} holds; null stays null. */
+    static String truncateErrorClass(String className) {
+        return className == null || className.length() <= MAX_ERROR_CLASS_LENGTH ? className
+                : className.substring(0, MAX_ERROR_CLASS_LENGTH);
     }
 
     /**

@@ -53,11 +53,11 @@ final class QueueSql {
     final SqlTemplate retryClaimed;
     /** :id :token :delay :error → update count */
     final SqlTemplate retryLeased;
-    /** :id :newAttempts :error → moved count */
+    /** :id :newAttempts :error :errorClass → moved count */
     final SqlTemplate deadLetterClaimed;
-    /** :id :token :error → moved count */
+    /** :id :token :error :errorClass → moved count */
     final SqlTemplate deadLetterLeased;
-    /** Every dead-letter column but failed_at, from values: a claimed row that cannot be delivered. */
+    /** Every dead-letter column but failed_at, from values (:errorClass too): a claimed row that cannot be delivered. */
     final SqlTemplate deadLetterRow;
     /** :id :token → update count: a lease given back uncounted, visible at once */
     final SqlTemplate releaseLeased;
@@ -77,7 +77,7 @@ final class QueueSql {
     /** :n (literal) :cutoff → update count: dead letters that failed before :cutoff, deleted */
     final SqlTemplate purgeDeadLetters;
     /**
-     * :n (literal) :error → update count: expired messages moved to the dead-letter table, through
+     * :n (literal) :error :errorClass (null) → update count: expired messages moved to the dead-letter table, through
      * the index on expires_at. Left behind: rows under a lease that has not run out (their delivery
      * is in flight: an acknowledgement after the sweep would find nothing, and the message would
      * end twice), and rows other transactions hold where the database can skip them.
@@ -132,7 +132,7 @@ final class QueueSql {
                 dlq, null);
         deadLetterRow = new SqlTemplate("INSERT INTO " + dlq + " (" + Dialect.DEAD_LETTER_COLUMNS + ") VALUES (:id,"
                 + " :priority, :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + d.now()
-                + ", :orderingKey)");
+                + ", :orderingKey, " + d.errorClassValue() + ")");
         releaseLeased = new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + d.now()
                 + ", hidden = NULL, lease_token = NULL" + byId + " AND lease_token = :token");
         peek = new SqlTemplate(d.skippingIsolation() + d.anyRow("1", q + " AS m", d.ready() + order, Dialect.DEQUEUE_ORDER));
@@ -184,12 +184,14 @@ final class QueueSql {
 
     /**
      * The values of a dead-letter row, in the order of {@link Dialect#DEAD_LETTER_COLUMNS}, from a
-     * queue row whose columns are read with {@code prefix}: its own values, then :error and the clock.
+     * queue row whose columns are read with {@code prefix}: its own values, then :error, the clock and
+     * :errorClass.
      */
     private static String deadLetterValues(Dialect d, String prefix, String attempts) {
         return prefix + "id, " + prefix + "priority, " + prefix + "visible_at, " + prefix + "enqueued_at, "
                 + (attempts == null ? prefix + "attempts" : attempts) + ", " + prefix + "dedup_key, " + prefix
-                + "headers, " + prefix + "body, " + d.errorValue() + ", " + d.now() + ", " + prefix + "ordering_key";
+                + "headers, " + prefix + "body, " + d.errorValue() + ", " + d.now() + ", " + prefix + "ordering_key, "
+                + d.errorClassValue();
     }
 
     private static SqlTemplate template(String sql) {

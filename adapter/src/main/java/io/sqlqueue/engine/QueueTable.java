@@ -306,7 +306,8 @@ public final class QueueTable {
                             .setInt("attempts", r.attempts).setString("dedupKey", r.dedupKey)
                             .setString("headers", r.headers).setBytes("body", r.body)
                             .setString("orderingKey", r.orderingKey)
-                            .setString("error", Dialect.truncateError(d.reason)).executeUpdate();
+                            .setString("error", Dialect.truncateError(d.reason)).setString("errorClass", null)
+                            .executeUpdate();
                 }
                 undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), attempt, d.reason));
             }
@@ -487,17 +488,24 @@ public final class QueueTable {
         return acked;
     }
 
+    /** {@link #nack(Connection, LeasedMessage, DeliveryFailure)} of a retryable failure that names no exception. */
+    public FailureOutcome nack(Connection c, LeasedMessage m, String error) throws SQLException {
+        return nack(c, m, DeliveryFailure.retryable(error));
+    }
+
     /**
      * Gives a leased message back after a failure: it becomes visible again after the retry
      * back-off (a back-off of a second or more: at the first {@link #revealDue} after it), with
-     * {@code error} as its {@code last_error}, or moves to the dead-letter table if this was its
-     * last attempt. {@link FailureOutcome#STALE} when the lease is no longer this one's.
+     * the failure's error as its {@code last_error}, or moves to the dead-letter table if this was
+     * its last attempt or the failure is unrecoverable. {@link FailureOutcome#STALE} when the lease
+     * is no longer this one's.
      */
-    public FailureOutcome nack(Connection c, LeasedMessage m, String error) throws SQLException {
+    public FailureOutcome nack(Connection c, LeasedMessage m, DeliveryFailure failure) throws SQLException {
         int attempts = m.message().attempt();
         long id = m.message().id();
-        if (retryPolicy.isExhausted(attempts)) {
-            return moveToDeadLetters(c, sql.deadLetterLeased, id, error, b -> b.setLong("token", m.leaseToken()));
+        String error = failure.error();
+        if (failure.unrecoverable() || retryPolicy.isExhausted(attempts)) {
+            return moveToDeadLetters(c, sql.deadLetterLeased, id, failure, b -> b.setLong("token", m.leaseToken()));
         }
         return retryingLockConflicts(c, () -> {
             try (SqlTemplate.Bound b = sql.retryLeased.prepare(c)) {
@@ -530,9 +538,18 @@ public final class QueueTable {
      * is gone or this attempt was already recorded.
      */
     public FailureOutcome recordFailure(Connection c, QueueMessage claimed, String error) throws SQLException {
+        return recordFailure(c, claimed, DeliveryFailure.retryable(error));
+    }
+
+    /**
+     * As {@link #recordFailure(Connection, QueueMessage, String)}; an unrecoverable failure moves
+     * the message to the dead-letter table whatever attempts it has left.
+     */
+    public FailureOutcome recordFailure(Connection c, QueueMessage claimed, DeliveryFailure failure) throws SQLException {
         int failed = claimed.attempt();
-        if (retryPolicy.isExhausted(failed)) {
-            return moveToDeadLetters(c, sql.deadLetterClaimed, claimed.id(), error, b -> b.setInt("newAttempts", failed));
+        String error = failure.error();
+        if (failure.unrecoverable() || retryPolicy.isExhausted(failed)) {
+            return moveToDeadLetters(c, sql.deadLetterClaimed, claimed.id(), failure, b -> b.setInt("newAttempts", failed));
         }
         return retryingLockConflicts(c, () -> {
             try (SqlTemplate.Bound b = sql.retryClaimed.prepare(c)) {
@@ -545,12 +562,18 @@ public final class QueueTable {
     }
 
     /** Moves a row to the dead-letter table with {@code move}, or deletes it with a statement taking no :error. */
-    private FailureOutcome moveToDeadLetters(Connection c, SqlTemplate move, long id, String error, Fence fence)
+    private FailureOutcome moveToDeadLetters(Connection c, SqlTemplate move, long id, String reason, Fence fence)
             throws SQLException {
+        return moveToDeadLetters(c, move, id, DeliveryFailure.retryable(reason), fence);
+    }
+
+    private FailureOutcome moveToDeadLetters(Connection c, SqlTemplate move, long id, DeliveryFailure failure,
+            Fence fence) throws SQLException {
         return retryingLockConflicts(c, () -> {
             try (SqlTemplate.Bound b = move.prepare(c)) {
                 b.setLong("id", id) // a delete binds no :error, and binding an absent name does nothing
-                        .setString("error", Dialect.truncateError(error == null ? "unknown error" : error));
+                        .setString("error", Dialect.truncateError(failure.error()))
+                        .setString("errorClass", Dialect.truncateErrorClass(failure.errorClass()));
                 fence.bind(b);
                 return b.executeUpdate() == 1 ? FailureOutcome.DEAD_LETTERED : FailureOutcome.STALE;
             }
@@ -596,7 +619,7 @@ public final class QueueTable {
         return BatchedTransactions.run(c, Integer.MAX_VALUE, SWEEP_BATCH, "expiry sweep of " + name,
                 size -> dialect.withClaimIsolation(c, () -> {
                     try (SqlTemplate.Bound b = sweep.withLiteral("n", size).prepare(c)) {
-                        return b.setString("error", EXPIRED).executeUpdate();
+                        return b.setString("error", EXPIRED).setString("errorClass", null).executeUpdate();
                     }
                 }));
     }

@@ -416,6 +416,11 @@ final class SqlServerDialect extends Dialect {
         return ":error";
     }
 
+    @Override
+    String errorClassValue() {
+        return ":errorClass";
+    }
+
     /** SQL Server has PERCENTILE_CONT only as a window function: one row per minute through DISTINCT. */
     @Override
     String perMinuteTimings(String journal, int minutes) {

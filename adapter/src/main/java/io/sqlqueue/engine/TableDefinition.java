@@ -164,7 +164,10 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
                     new Index("_hidden", Kind.INDEX, List.of("visible_at"), List.of(), Filter.notNull("hidden"))),
             true);
 
-    /** The dead letters: a queue row as it was, with why and when it failed; no key of its own. */
+    /**
+     * The dead letters: a queue row as it was, with why and when it failed and the class of the
+     * exception that said so (null when none did: expired, undecodable, its leases ran out); no key of its own.
+     */
     static final TableDefinition DEAD_LETTERS = new TableDefinition("the dead-letter table", List.of(
             Column.of("id", Type.BIGINT).required(),
             Column.of("priority", Type.SMALLINT).required(),
@@ -176,7 +179,8 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
             BODY,
             LAST_ERROR,
             Column.of("failed_at", Type.TIMESTAMP).required(),
-            ORDERING_KEY),
+            ORDERING_KEY,
+            Column.text("error_class", Type.TEXT, Dialect.MAX_ERROR_CLASS_LENGTH)),
             List.of(),
             List.of(
                     new Index("_failed", Kind.CLUSTERED, List.of("failed_at", "id"), List.of(), null),

@@ -11,6 +11,7 @@ import java.time.Duration;
  * @param queue the queue table consumed (a topic subscription's queue when {@code subscription} is set)
  * @param deadLetterQueue the dead-letter table; null for the queue's own ({@code _dlq})
  * @param retryPolicy attempts and back-off, as the engine takes them
+ * @param exceptionPolicy which failures are retried and which dead-letter at once
  * @param maxConcurrency delivery threads at most
  * @param claimSize messages per delivery: the batch size for a batch bean, else 1
  * @param pollInterval milliseconds between peeks while messages come, and the first idle wait
@@ -26,7 +27,8 @@ import java.time.Duration;
  * @param subscription the topic subscription consumed, or null
  * @param description the settings for the activation's log line, without the password
  */
-record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retryPolicy, int maxConcurrency,
+record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retryPolicy,
+        ExceptionPolicy exceptionPolicy, int maxConcurrency,
         int claimSize, long pollInterval, long maxPollInterval, Duration leaseTime, int leaseAhead, boolean ordered,
         boolean discardsExpired, boolean createQueue, boolean journal, Duration journalRetention,
         Subscription subscription, String description) {
@@ -50,6 +52,7 @@ record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retr
         int claimSize = batch ? spec.getBatchSize() : 1;
         return new ActivationSettings(spec.getQueue(),
                 spec.getDeadLetterQueue().isEmpty() ? null : spec.getDeadLetterQueue(), spec.retryPolicy(),
+                spec.exceptionPolicy(),
                 spec.getMaxConcurrency(), claimSize, spec.getPollInterval(), spec.getMaxPollInterval(),
                 Duration.ofMillis(spec.getLeaseTime()), leaseAhead(spec, claimSize, batch || ordered), ordered,
                 spec.discardsExpired(),

@@ -76,7 +76,7 @@ final class CountedAfterRollback implements DeliverySequence {
             case NOTHING -> !foundNothing;
             case GIVE_BACK -> false; // the rollback put the claimed rows back untouched: nothing was counted
             case COUNT_FAILURE -> {
-                outcomes.recordFailures(claimed, fault.describe(), claimedAt);
+                outcomes.recordFailures(claimed, fault.failure(settings.exceptionPolicy()), claimedAt);
                 yield true;
             }
         };

@@ -96,7 +96,7 @@ final class CountedBeforeDelivery implements DeliverySequence {
                 yield false;
             }
             case COUNT_FAILURE -> {
-                outcomes.failed(taken, fault.describe(), claimedAt);
+                outcomes.failed(taken, fault.failure(settings.exceptionPolicy()), claimedAt);
                 yield true;
             }
         };

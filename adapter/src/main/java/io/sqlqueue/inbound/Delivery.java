@@ -110,12 +110,7 @@ final class Delivery implements Work {
 
     /** The innermost exception with a message: containers wrap the bean's own in EJBException. */
     static String describe(Throwable t) {
-        Throwable best = t;
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c.getMessage() != null) {
-                best = c;
-            }
-        }
+        Throwable best = ExceptionPolicy.mostTelling(t);
         return best.getClass().getName() + (best.getMessage() == null ? "" : ": " + best.getMessage());
     }
 

@@ -2,6 +2,7 @@ package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.CompletionJournal;
+import io.sqlqueue.engine.DeliveryFailure;
 import io.sqlqueue.engine.FailureOutcome;
 import io.sqlqueue.engine.JournalEntry;
 import io.sqlqueue.engine.LeasedMessage;
@@ -56,11 +57,14 @@ final class DeliveryOutcomes {
         });
     }
 
-    /** Failed deliveries (the attempt is counted already): back-off, or the dead-letter table after the last. */
-    void failed(List<LeasedMessage> leased, String error, Instant claimedAt) {
+    /**
+     * Failed deliveries (the attempt is counted already): back-off, or the dead-letter table after the
+     * last or when the failure is unrecoverable.
+     */
+    void failed(List<LeasedMessage> leased, DeliveryFailure failure, Instant claimedAt) {
         inOwnTransaction("record the failure of", (c, table) -> {
             for (LeasedMessage m : leased) {
-                report(c, m.message(), table.nack(c, m, error), error, claimedAt);
+                report(c, m.message(), table.nack(c, m, failure), failure.error(), claimedAt);
             }
         });
     }
@@ -122,10 +126,10 @@ final class DeliveryOutcomes {
     }
 
     /** Failed claimed deliveries, after their rollback: the attempt counted, back-off or dead letters. */
-    void recordFailures(List<QueueMessage> claimed, String error, Instant claimedAt) {
+    void recordFailures(List<QueueMessage> claimed, DeliveryFailure failure, Instant claimedAt) {
         inOwnTransaction("record the failure of", (c, table) -> {
             for (QueueMessage m : claimed) {
-                report(c, m, table.recordFailure(c, m, error), error, claimedAt);
+                report(c, m, table.recordFailure(c, m, failure), failure.error(), claimedAt);
             }
         });
     }

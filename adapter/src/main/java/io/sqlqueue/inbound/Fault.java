@@ -29,6 +29,11 @@ record Fault(boolean bean, Throwable cause) {
         return new Fault(false, cause);
     }
 
+    /** How the failure is recorded against the messages, by {@code policy}. */
+    io.sqlqueue.engine.DeliveryFailure failure(ExceptionPolicy policy) {
+        return cause == null ? io.sqlqueue.engine.DeliveryFailure.retryable(describe()) : policy.failure(cause);
+    }
+
     /** What the consumer bean's LastError and the failure records say. */
     String describe() {
         return cause == null ? "the transaction rolled back (setRollbackOnly, a timeout or a failed commit)"

@@ -105,6 +105,17 @@ public class QueueActivationSpec implements ActivationSpec {
             defaultValue = "8")
     private Integer leaseAhead = 8;
 
+    @ConfigProperty(description = "Exception classes, comma-separated, that move a message to the dead-letter table"
+            + " at its first failure instead of being retried: matched along the cause chain (inside the container's"
+            + " EJBException) with their subclasses. A bean may also throw io.sqlqueue.api.UnrecoverableMessageException."
+            + " Empty: none.")
+    private String unrecoverableExceptions = "";
+
+    @ConfigProperty(description = "Exception classes, comma-separated: when set, only failures caused by one of"
+            + " them (or a subclass) are retried, and any other moves the message to the dead-letter table at once."
+            + " unrecoverableExceptions wins where both match. Empty: every failure is retried up to maxAttempts.")
+    private String retryableExceptions = "";
+
     @ConfigProperty(description = "The dead-letter table; empty: the queue's name + _dlq.")
     private String deadLetterQueue = "";
 
@@ -185,6 +196,8 @@ public class QueueActivationSpec implements ActivationSpec {
                     + (attemptCounting == null ? "null" : "'" + attemptCounting + "'"));
         }
         range("journalRetention", journalRetention, 60_000, 31_536_000_000L);
+        classNames("unrecoverableExceptions", unrecoverableExceptions);
+        classNames("retryableExceptions", retryableExceptions);
         if (!DEAD_LETTER.equals(expiredMessages) && !DISCARD.equals(expiredMessages)) {
             throw invalid("expiredMessages", "must be " + DEAD_LETTER + " or " + DISCARD + ", was "
                     + (expiredMessages == null ? "null" : "'" + expiredMessages + "'"));
@@ -235,6 +248,19 @@ public class QueueActivationSpec implements ActivationSpec {
         }
     }
 
+    private static void classNames(String property, String value) throws InvalidPropertyException {
+        try {
+            ExceptionPolicy.classNames(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid(property, "is not a comma-separated list of class names: " + e.getMessage());
+        }
+    }
+
+    /** The per-exception policy (after {@link #validate()}). */
+    ExceptionPolicy exceptionPolicy() {
+        return ExceptionPolicy.of(unrecoverableExceptions, retryableExceptions);
+    }
+
     private static void range(String property, Number value, long min, long max) throws InvalidPropertyException {
         if (value == null || value.longValue() < min || value.longValue() > max) {
             throw invalid(property, "must be between " + min + " and " + max + ", was " + value);
@@ -262,6 +288,8 @@ public class QueueActivationSpec implements ActivationSpec {
                 + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime + ", leaseAhead=" + leaseAhead
                 + ", attemptCounting=" + attemptCounting + ", orderedDelivery=" + orderedDelivery
                 + ", expiredMessages=" + expiredMessages
+                + (unrecoverableExceptions.isEmpty() ? "" : ", unrecoverableExceptions=" + unrecoverableExceptions)
+                + (retryableExceptions.isEmpty() ? "" : ", retryableExceptions=" + retryableExceptions)
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
                         : deadLetterQueue) + ", createQueue=" + createQueue + ", journal=" + journal
                 + (Boolean.TRUE.equals(journal) ? ", journalRetention=" + journalRetention : "");
@@ -477,5 +505,21 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setCreateQueue(Boolean createQueue) {
         this.createQueue = createQueue == null ? Boolean.TRUE : createQueue;
+    }
+
+    public String getUnrecoverableExceptions() {
+        return unrecoverableExceptions;
+    }
+
+    public void setUnrecoverableExceptions(String unrecoverableExceptions) {
+        this.unrecoverableExceptions = unrecoverableExceptions == null ? "" : unrecoverableExceptions.trim();
+    }
+
+    public String getRetryableExceptions() {
+        return retryableExceptions;
+    }
+
+    public void setRetryableExceptions(String retryableExceptions) {
+        this.retryableExceptions = retryableExceptions == null ? "" : retryableExceptions.trim();
     }
 }

@@ -66,7 +66,7 @@ final class UntransactedSequence implements DeliverySequence {
             outcomes.acknowledge(leased, claimedAt);
         } else {
             monitor.rolledBack(messages.size(), Delivery.describe(failure));
-            outcomes.failed(leased, Delivery.describe(failure), claimedAt);
+            outcomes.failed(leased, settings.exceptionPolicy().failure(failure), claimedAt);
         }
         return true;
     }

@@ -79,7 +79,7 @@ class SqlServerDialectTest {
         String move = sql.deadLetterLeased.jdbcSql();
         assertTrue(move.startsWith("DELETE FROM [dbo].[orders] OUTPUT deleted.id"), move);
         assertTrue(move.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
-                + " headers, body, last_error, failed_at, ordering_key) WHERE priority = (SELECT p.priority FROM [dbo].[orders] AS p"
+                + " headers, body, last_error, failed_at, ordering_key, error_class) WHERE priority = (SELECT p.priority FROM [dbo].[orders] AS p"
                 + " WHERE p.id = ?) AND id = ? AND lease_token = ?"), move);
         assertTrue(sql.deadLetterClaimed.jdbcSql().contains("CAST(? AS INTEGER)"));
     }
@@ -211,7 +211,7 @@ class SqlServerDialectTest {
         assertTrue(sweep.startsWith("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders] WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK)"
                 + " OUTPUT deleted.id,"), sweep);
         assertTrue(sweep.endsWith("INTO [dbo].[orders_dlq] (id, priority, visible_at, enqueued_at, attempts, dedup_key,"
-                + " headers, body, last_error, failed_at, ordering_key) WHERE expires_at IS NOT NULL AND expires_at <="
+                + " headers, body, last_error, failed_at, ordering_key, error_class) WHERE expires_at IS NOT NULL AND expires_at <="
                 + " SYSUTCDATETIME() AND (lease_token IS NULL OR visible_at <= SYSUTCDATETIME())"), sweep);
         assertEquals("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; DELETE TOP (500) FROM [dbo].[orders]"
                 + " WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) WHERE expires_at"

@@ -421,6 +421,132 @@ abstract class InboundContract {
         }
     }
 
+    /** A failure the bean says can never succeed (a subclass of the API's exception, as a container wraps it). */
+    static final class CustomerUnknown extends io.sqlqueue.api.UnrecoverableMessageException {
+        CustomerUnknown(String reason) {
+            super(reason);
+        }
+    }
+
+    /**
+     * A bean that throws UnrecoverableMessageException has its message dead-lettered at once, with the
+     * bean's reason and the exception's class, while the others flow; nothing is lost.
+     */
+    @Test
+    void aMessageTheBeanCallsUnrecoverableIsDeadLetteredAtOnceWithItsReasonAndClass() throws Exception {
+        long unknown = table.send(admin, OutgoingMessage.text("customer 42").build());
+        List<Long> good = send(20);
+        Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            deliveries.merge(messages.get(0).id(), 1, Integer::sum);
+            if (messages.get(0).text().equals("customer 42")) {
+                throw new IllegalStateException(null, new CustomerUnknown("customer 42 is unknown"));
+            }
+            record.onMessages(messages);
+        }, false, true);
+        Set<Long> all = new java.util.HashSet<>(good);
+        all.add(unknown);
+        assertEachExactlyOnce(all, Set.of(unknown));
+        String unknownClass = CustomerUnknown.class.getName();
+        assertEquals(List.of(List.of("1", unknownClass + ": customer 42 is unknown [not retried: the bean threw "
+                + unknownClass + "]", unknownClass)), deadLetterRows());
+        assertDeliveredOnceWhereCountedBeforeDelivery(deliveries.get(unknown));
+    }
+
+    /**
+     * unrecoverableExceptions dead-letters at the first failure whatever its depth in the cause chain
+     * and by superclass; with retryableExceptions, only those are retried and any other failure
+     * dead-letters at once. Counted in SQL: the others are committed once, nothing else is dead.
+     */
+    @Test
+    void theExceptionListsDecideWhichFailuresAreRetried() throws Exception {
+        long badNumber = table.send(admin, OutgoingMessage.text("bad number").build());
+        long flaky = table.send(admin, OutgoingMessage.text("flaky").build());
+        long other = table.send(admin, OutgoingMessage.text("other").build());
+        List<Long> good = send(10);
+        QueueActivationSpec spec = spec();
+        spec.setUnrecoverableExceptions("java.lang.IllegalArgumentException");
+        spec.setRetryableExceptions("java.io.UncheckedIOException, java.lang.IllegalArgumentException");
+        Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            QueueMessage m = messages.get(0);
+            int delivery = deliveries.merge(m.id(), 1, Integer::sum);
+            switch (m.text()) {
+                case "bad number" -> throw new IllegalStateException("wrapped", new NumberFormatException("x1"));
+                case "flaky" -> {
+                    if (delivery < 3) {
+                        throw new java.io.UncheckedIOException(new java.io.IOException("connection reset"));
+                    }
+                }
+                case "other" -> throw new IllegalStateException("not retryable");
+                default -> { }
+            }
+            record.onMessages(messages);
+        }, false, true);
+        Set<Long> all = new java.util.HashSet<>(good);
+        all.addAll(List.of(badNumber, flaky, other));
+        assertEachExactlyOnce(all, Set.of(badNumber, other));
+        assertEquals(List.of(
+                List.of("1", "java.lang.NumberFormatException: x1 [not retried: java.lang.NumberFormatException is one"
+                        + " of unrecoverableExceptions]", "java.lang.NumberFormatException"),
+                List.of("1", "java.lang.IllegalStateException: not retryable [not retried: none of its causes is one"
+                        + " of retryableExceptions]", "java.lang.IllegalStateException")), deadLetterRows());
+        assertTrue(deliveries.get(flaky) >= 3, "the retryable failure was retried");
+        assertDeliveredOnceWhereCountedBeforeDelivery(deliveries.get(badNumber));
+        assertDeliveredOnceWhereCountedBeforeDelivery(deliveries.get(other));
+    }
+
+    /** A bean without a transaction: an unrecoverable failure dead-letters its leased message at once. */
+    @Test
+    void anUnrecoverableFailureOfABeanWithoutATransactionIsDeadLetteredAtOnce() throws Exception {
+        long bad = table.send(admin, OutgoingMessage.text("bad").build());
+        List<Long> good = send(10);
+        QueueActivationSpec spec = spec();
+        spec.setUnrecoverableExceptions("java.lang.IllegalArgumentException");
+        Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            deliveries.merge(messages.get(0).id(), 1, Integer::sum);
+            if (messages.get(0).text().equals("bad")) {
+                throw new IllegalArgumentException("no such order");
+            }
+            record.onMessages(messages);
+        }, false, false);
+        Set<Long> all = new java.util.HashSet<>(good);
+        all.add(bad);
+        assertEachExactlyOnce(all, Set.of(bad));
+        assertEquals(List.of(List.of("1", "java.lang.IllegalArgumentException: no such order [not retried:"
+                + " java.lang.IllegalArgumentException is one of unrecoverableExceptions]",
+                "java.lang.IllegalArgumentException")), deadLetterRows());
+        assertEquals(1, deliveries.get(bad), "delivered once");
+    }
+
+    /** The dead-letter rows as (attempts, last_error, error_class), by id. */
+    private List<List<String>> deadLetterRows() throws SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT attempts, last_error,"
+                + " error_class FROM " + table.dialect().qualified(table.deadLetterName()) + " ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(List.of(String.valueOf(rs.getInt(1)), rs.getString(2), rs.getString(3)));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * An unrecoverable failure is delivered once when attempts are counted before delivery; after a
+     * rollback a redelivery can come before the failure is recorded, and fails again alike.
+     */
+    private void assertDeliveredOnceWhereCountedBeforeDelivery(int deliveries) {
+        if (attemptCounting().equals(QueueActivationSpec.BEFORE_DELIVERY)) {
+            assertEquals(1, deliveries, "delivered once");
+        } else {
+            assertTrue(deliveries >= 1, "delivered");
+        }
+    }
+
     @Test
     void orderedDeliveryKeepsEachKeyInSendOrderOneAtATimeThroughRollbacks() throws Exception {
         int keys = 40, perKey = 15;

@@ -113,7 +113,13 @@ class QueueActivationSpecTest {
         assertEquals("activation property attemptCounting must be beforeDelivery or afterRollback, was 'never'",
                 problem(s -> s.setAttemptCounting("never")));
         assertTrue(problem(s -> s.setJournalRetention(1000L)).startsWith("activation property journalRetention must be"));
+        assertEquals("activation property unrecoverableExceptions is not a comma-separated list of class names:"
+                + " 'java.lang.IllegalArgumentException;' is not a class name (e.g. java.lang.IllegalArgumentException)",
+                problem(s -> s.setUnrecoverableExceptions("java.lang.IllegalArgumentException;")));
+        assertTrue(problem(s -> s.setRetryableExceptions("java.io.IOException,,x")).startsWith(
+                "activation property retryableExceptions is not a comma-separated list of class names: '' is not"));
         assertDoesNotThrow(() -> spec(s -> s.setQueue("sales.orders")).validate());
+        assertDoesNotThrow(() -> spec(s -> s.setRetryableExceptions(" java.io.IOException , a.b.C$Inner ")).validate());
     }
 
     @Test
