@@ -52,6 +52,7 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)]', N'U') IS NULL BEGIN
         expires_at DATETIME2(7) NULL,
         ordering_key NVARCHAR(200) COLLATE Latin1_General_100_BIN2 NULL,
         hidden SMALLINT NULL,
+        leased_by NVARCHAR(1000) NULL,
         dedup_key_length AS DATALENGTH(dedup_key),
         CONSTRAINT [$(Queue)_pk] PRIMARY KEY NONCLUSTERED (id));
     CREATE UNIQUE CLUSTERED INDEX [$(Queue)_dequeue] ON [$(Schema)].[$(Queue)] (priority DESC, id);
@@ -72,6 +73,10 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
         AND name = N'hidden')
     ALTER TABLE [$(Schema)].[$(Queue)] ADD hidden SMALLINT NULL;
+-- And one before dead-letter reasons named them, the holders whose leases of a message ran out.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)]')
+        AND name = N'leased_by')
+    ALTER TABLE [$(Schema)].[$(Queue)] ADD leased_by NVARCHAR(1000) NULL;
 
 -- The dead letters, clustered on when they failed (the purge deletes from its start).
 IF OBJECT_ID(N'[$(Schema)].[$(Queue)_dlq]', N'U') IS NULL BEGIN

@@ -35,7 +35,8 @@ public abstract class Dialect {
      * {@code expires_at} and the database's clock ({@link #messageColumns}).
      */
     static final String[] MESSAGE_COLUMNS =
-            {"id", "priority", "headers", "body", "enqueued_at", "attempts", "visible_at", "dedup_key", "ordering_key"};
+            {"id", "priority", "headers", "body", "enqueued_at", "attempts", "visible_at", "dedup_key", "ordering_key",
+                "leased_by"};
 
     /** The columns a dead-letter row is written with, in order. */
     static final String DEAD_LETTER_COLUMNS =
@@ -56,6 +57,9 @@ public abstract class Dialect {
 
     /** Longest error text stored (the column is NVARCHAR(2000)). */
     static final int MAX_ERROR_LENGTH = 2000;
+
+    /** Longest list of lease holders a queue row's {@code leased_by} keeps. */
+    static final int MAX_LEASED_BY_LENGTH = 1000;
 
     /** Longest exception class name stored in a dead-letter row's {@code error_class}. */
     static final int MAX_ERROR_CLASS_LENGTH = 255;

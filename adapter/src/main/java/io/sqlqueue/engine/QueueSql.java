@@ -27,7 +27,7 @@ final class QueueSql {
      * rows other transactions hold.
      */
     final SqlTemplate claim;
-    /** :n :lease :token → messages, attempts incremented, invisible for the lease */
+    /** :n :lease :token :holder :maxAttempts → messages, attempts incremented, invisible for the lease */
     final SqlTemplate lease;
     /** How leaseUnattempted is prepared for a size. */
     final Dialect.Pick pickUnattempted;
@@ -121,7 +121,7 @@ final class QueueSql {
         ack = new SqlTemplate("DELETE FROM " + q + byId + " AND lease_token = :token");
         deleteHeld = template(d.deleteHeld(q));
         String retryLater = " visible_at = " + d.nowPlus("delay") + ", hidden = " + Dialect.hiddenFor("delay")
-                + ", lease_token = NULL";
+                + ", lease_token = NULL, leased_by = NULL";
         retryClaimed = new SqlTemplate("UPDATE " + q + " SET attempts = :newAttempts, last_error = :error," + retryLater
                 + byId + " AND attempts < :newAttempts");
         retryLeased = new SqlTemplate("UPDATE " + q + " SET last_error = :error," + retryLater + byId
@@ -134,7 +134,7 @@ final class QueueSql {
                 + " :priority, :visibleAt, :enqueuedAt, :attempts, :dedupKey, :headers, :body, :error, " + d.now()
                 + ", :orderingKey, " + d.errorClassValue() + ")");
         releaseLeased = new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + d.now()
-                + ", hidden = NULL, lease_token = NULL" + byId + " AND lease_token = :token");
+                + ", hidden = NULL, lease_token = NULL, leased_by = NULL" + byId + " AND lease_token = :token");
         peek = new SqlTemplate(d.skippingIsolation() + d.anyRow("1", q + " AS m", d.ready() + order, Dialect.DEQUEUE_ORDER));
         reveal = new SqlTemplate(d.someRows(Dml.Change.update(q, "hidden = NULL"), d.hiddenAndDue(), "visible_at", "id")
                 .statement());
@@ -150,11 +150,16 @@ final class QueueSql {
 
     /**
      * What a lease sets: the rows hidden for :lease ms, their attempts counted
-     * ({@link Dialect#nextAttempts}), :token.
+     * ({@link Dialect#nextAttempts}), :token, and :holder put before the holders whose leases ran
+     * out (a row's failure, give-back or acknowledgement clears them), except on a row whose
+     * attempts are spent: it goes to the dead-letter table with their names instead.
      */
     private static String leased(Dialect d) {
         return "visible_at = " + d.nowPlus("lease") + ", hidden = " + Dialect.hiddenFor("lease") + ", attempts = "
-                + Dialect.nextAttempts("attempts") + ", lease_token = :token";
+                + Dialect.nextAttempts("attempts") + ", lease_token = :token, leased_by = CASE WHEN attempts >="
+                + " :maxAttempts THEN leased_by WHEN leased_by IS NULL THEN :holder ELSE LEFT(CONCAT(CAST(:holder AS"
+                + " VARCHAR(" + Dialect.MAX_LEASED_BY_LENGTH + ")), ', ', leased_by), " + Dialect.MAX_LEASED_BY_LENGTH
+                + ") END";
     }
 
     /** The first :n ready rows meeting {@code and}, locked and returned unchanged. */

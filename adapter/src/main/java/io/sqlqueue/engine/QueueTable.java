@@ -50,6 +50,9 @@ public final class QueueTable {
     public static final int MAX_CLAIM = 1000;
     /** The longest lease accepted. */
     public static final Duration MAX_LEASE = Duration.ofHours(24);
+
+    /** This process, as a lease names its holder ({@code leased_by}): pid@host, as the JVM names itself. */
+    static final String HOLDER = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
     /**
      * A message made visible this far ahead or more (sent with a delay, given back with a retry
      * back-off, leased) is hidden: claims, leases, holds and peeks pass over it, without reading it,
@@ -356,7 +359,8 @@ public final class QueueTable {
         long token = ThreadLocalRandom.current().nextLong();
         List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
                 () -> read(pick.prepare(c, sized(sizes, statement, max), max, null)
-                        .setMillis("lease", leaseTime.toMillis()).setLong("token", token))));
+                        .setMillis("lease", leaseTime.toMillis()).setLong("token", token).setString("holder", HOLDER)
+                        .setInt("maxAttempts", retryPolicy.maxAttempts()))));
         List<LeasedMessage> leased = new ArrayList<>(rows.size());
         for (Row r : rows) {
             Decoded d = r.decode(name, Math.max(1, r.attempts));
@@ -367,7 +371,7 @@ public final class QueueTable {
                     undeliverable.accept(new UndeliverableMessage(r.id, orNow(r.enqueuedAt), d.attempt, d.reason));
                 }
             } else if (r.attempts > retryPolicy.maxAttempts()) {
-                String reason = neverCompleted();
+                String reason = attemptsSpent(r, r.attempts);
                 if (moveToDeadLetters(c, sql.deadLetterLeased, r.id, reason,
                         b -> b.setLong("token", token)) == FailureOutcome.DEAD_LETTERED) {
                     undeliverable.accept(new UndeliverableMessage(r.id, r.enqueuedAt, r.attempts, reason));
@@ -379,9 +383,22 @@ public final class QueueTable {
         return leased;
     }
 
-    private String neverCompleted() {
-        return "never completed: delivered " + retryPolicy.maxAttempts() + " times, and each time its lease ran out"
-                + " (the consumer's server stopped, or the delivery outlived its lease)";
+    /**
+     * Why a row whose delivery would be {@code attempt}, past maxAttempts, is dead-lettered: the
+     * leases that ran out, by whom, or that it came with its attempts spent.
+     */
+    private String attemptsSpent(Row r, int attempt) {
+        int delivered = attempt - 1;
+        if (r.leasedBy == null) { // no lease of it ran out since its last failure: none was recorded
+            return "arrived with its attempts spent: its row said " + delivered + (delivered == 1 ? " attempt" : " attempts")
+                    + ", and maxAttempts is "
+                    + retryPolicy.maxAttempts() + " (written so by hand or by another program, or maxAttempts was"
+                    + " lowered); not delivered";
+        }
+        int lapsed = r.leasedBy.split(", ").length;
+        return "never completed: delivered " + delivered + (delivered == 1 ? " time" : " times") + ", and the lease" + (lapsed == 1 ? " of the last"
+                : "s of the last " + lapsed) + " ran out, held by " + r.leasedBy + " (newest first): that server"
+                + " stopped, or the delivery outlived its lease";
     }
 
     /**
@@ -423,7 +440,8 @@ public final class QueueTable {
         for (Row r : rows) {
             int attempt = r.nextAttempt();
             Decoded d = r.decode(name, attempt);
-            String reason = d.message == null ? d.reason : attempt > retryPolicy.maxAttempts() ? neverCompleted() : null;
+            String reason = d.message == null ? d.reason : attempt > retryPolicy.maxAttempts() ? attemptsSpent(r, attempt)
+                    : null;
             if (reason == null) {
                 held.add(new HeldMessage(d.message, r.priority));
             } else if (moveToDeadLetters(c, discardExpired && EXPIRED.equals(reason) ? sql.deleteHeldRow
@@ -687,8 +705,8 @@ public final class QueueTable {
         try (statement; ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
                 Row r = new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4), readInstant(rs, 5),
-                        rs.getInt(6), readInstant(rs, 7), rs.getString(8), rs.getString(9),
-                        expired(readInstant(rs, 10), readInstant(rs, 11)));
+                        rs.getInt(6), readInstant(rs, 7), rs.getString(8), rs.getString(9), rs.getString(10),
+                        expired(readInstant(rs, 11), readInstant(rs, 12)));
                 rows.add(r);
             }
         } catch (SQLException e) {
@@ -724,7 +742,7 @@ public final class QueueTable {
 
     /** A row as the database returned it; turned into a message by {@link #decode}. */
     private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
-            Instant visibleAt, String dedupKey, String orderingKey, boolean expired) {
+            Instant visibleAt, String dedupKey, String orderingKey, String leasedBy, boolean expired) {
 
         /** The attempt a delivery of this row is: one more than those counted, never below 1 nor overflowing. */
         int nextAttempt() {

@@ -132,7 +132,9 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
 
     /**
      * Ordering and dedup keys with the messages; {@code hidden} marks rows whose {@code visible_at}
-     * is a second or more ahead ({@link Dialect#HIDDEN_FROM_MILLIS}). The ready index holds all a
+     * is a second or more ahead ({@link Dialect#HIDDEN_FROM_MILLIS}); {@code leased_by} names the
+     * processes whose leases of the row ran out, one after the other, newest first, and the current
+     * holder (QueueSql's lease), so that a dead-letter reason can say who never completed it. The ready index holds all a
      * claim reads, the ordered claim's {@code ordering_key} included: on SQL Server the rows it walks
      * past are then locked in that index alone, not in the table as well.
      */
@@ -150,6 +152,7 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
             Column.of("expires_at", Type.TIMESTAMP),
             ORDERING_KEY,
             Column.of("hidden", Type.SMALLINT),
+            Column.text("leased_by", Type.TEXT, Dialect.MAX_LEASED_BY_LENGTH),
             Column.lengthOf("dedup_key")),
             List.of("id"),
             List.of(

@@ -378,6 +378,8 @@ abstract class QueueContract {
         });
         assertEquals(List.of("fine"), held);
         assertEquals(0, count(q.dialect().qualified(q.name())));
+        assertTrue(deadLetterReason(q).startsWith("never completed: delivered 1 time, and the lease of the last ran out,"
+                + " held by " + QueueTable.HOLDER), deadLetterReason(q));
     }
 
     // ---- ordering keys --------------------------------------------------------------------------
@@ -1310,6 +1312,51 @@ abstract class QueueContract {
         });
         assertEquals(List.of("fine"), later);
         assertEquals(0, count(q.dialect().qualified(q.name())));
+        assertEquals("never completed: delivered 1 time, and the lease of the last ran out, held by " + QueueTable.HOLDER
+                + " (newest first): that server stopped, or the delivery outlived its lease", deadLetterReason(q));
+    }
+
+    /**
+     * Each lease that runs out puts its holder before the ones before it; the dead-letter reason
+     * names them all. A failure in between clears them: it is recorded as the last error instead.
+     */
+    @Test
+    void theDeadLetterReasonNamesTheHoldersWhoseLeasesRanOut() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(3, Duration.ZERO, Duration.ZERO));
+        q.send(connection, text("crashes its consumers"));
+        q.nack(connection, q.lease(connection, 1, Duration.ofMinutes(1)).get(0), "failed once");
+        for (int lapse = 1; lapse <= 2; lapse++) {
+            Await.until(Duration.ofSeconds(20), "the message comes back", () -> !q.lease(connection, 1, Duration.ofMillis(50))
+                    .isEmpty()); // and its lease runs out
+        }
+        Await.until(Duration.ofSeconds(20), "the lapsed message is dead-lettered", () -> {
+            q.lease(connection, 1, Duration.ofMinutes(1));
+            return q.stats(connection).deadLettered() == 1;
+        });
+        assertEquals("never completed: delivered 3 times, and the leases of the last 2 ran out, held by " + QueueTable.HOLDER
+                + ", " + QueueTable.HOLDER + " (newest first): that server stopped, or the delivery outlived its lease",
+                deadLetterReason(q));
+    }
+
+    /** A row written with its attempts past maxAttempts is dead-lettered unread, saying so, not as leases run out. */
+    @Test
+    void aRowThatArrivesWithItsAttemptsSpentIsDeadLetteredSayingSo() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(3, Duration.ZERO, Duration.ZERO));
+        long id = q.send(connection, text("copied from another queue"));
+        try (Statement s = connection.createStatement()) {
+            s.executeUpdate("UPDATE " + q.dialect().qualified(q.name()) + " SET attempts = 7 WHERE id = " + id);
+        }
+        assertEquals(List.of(), q.lease(connection, 1, Duration.ofMinutes(1)));
+        assertEquals("arrived with its attempts spent: its row said 7 attempts, and maxAttempts is 3 (written so by hand"
+                + " or by another program, or maxAttempts was lowered); not delivered", deadLetterReason(q));
+    }
+
+    private String deadLetterReason(QueueTable q) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT last_error FROM " + q.dialect().qualified(q.deadLetterName()))) {
+            assertTrue(rs.next(), "a dead letter");
+            return rs.getString(1);
+        }
     }
 
     @Test

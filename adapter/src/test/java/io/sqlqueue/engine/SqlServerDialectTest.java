@@ -45,7 +45,7 @@ class SqlServerDialectTest {
                 + " SYSUTCDATETIME() ORDER BY hidden, priority DESC, id) "), claim);
         assertTrue(claim.endsWith("DELETE FROM [dbo].[orders] WITH (ROWLOCK, READPAST) OUTPUT deleted.id, deleted.priority,"
                 + " deleted.headers, deleted.body, deleted.enqueued_at, deleted.attempts, deleted.visible_at, deleted.dedup_key,"
-                + " deleted.ordering_key, deleted.expires_at, SYSUTCDATETIME() WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
+                + " deleted.ordering_key, deleted.leased_by, deleted.expires_at, SYSUTCDATETIME() WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
                 + " AND visible_at <= SYSUTCDATETIME() OPTION (LOOP JOIN)"), "matched on the whole clustered key, a"
                 + " seek per row whatever the statistics: " + claim);
     }
@@ -58,7 +58,9 @@ class SqlServerDialectTest {
                 + " AS m WITH (ROWLOCK, READPAST, UPDLOCK,"), lease);
         assertTrue(lease.contains("UPDATE [dbo].[orders] WITH (ROWLOCK, READPAST) SET visible_at = DATEADD(millisecond, ?, DATEADD(second, ?,"
                 + " SYSUTCDATETIME())), hidden = CASE WHEN ? >= 1000 THEN 1 END, attempts = CASE WHEN attempts < 0 THEN 1"
-                + " WHEN attempts >= 2147483647 THEN attempts ELSE attempts + 1 END, lease_token = ? OUTPUT inserted.id"),
+                + " WHEN attempts >= 2147483647 THEN attempts ELSE attempts + 1 END, lease_token = ?, leased_by = CASE WHEN"
+                + " attempts >= ? THEN leased_by WHEN leased_by IS NULL THEN ? ELSE LEFT(CONCAT(CAST(? AS VARCHAR(1000)),"
+                + " ', ', leased_by), 1000) END OUTPUT inserted.id"),
                 lease);
         assertTrue(lease.endsWith(" WHERE EXISTS (SELECT 1 FROM next WHERE next_priority = priority AND next_id = id)"
                 + " AND visible_at <= SYSUTCDATETIME() OPTION (LOOP JOIN)"), lease);
