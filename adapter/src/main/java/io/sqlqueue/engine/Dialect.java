@@ -525,6 +525,46 @@ public abstract class Dialect {
     abstract String moveRows(Dml delete, String into, UnaryOperator<String> values, String order);
 
     /**
+     * Deletes the one row of {@code q} that meets {@code where} (a unique key's condition and
+     * whatever else the row must meet) unless another transaction holds it, in the caller's
+     * transaction: then it deletes nothing, and does not wait for the row where the database can
+     * pass over it. By default one statement, {@link #someRows} of one row. A cancel.
+     */
+    UnheldDelete unheldDelete(String q, String where) {
+        SqlTemplate delete = new SqlTemplate(someRows(Dml.Change.delete(q), where, "id", "id").statement())
+                .withLiteral("n", 1);
+        return (c, parameters) -> {
+            try (SqlTemplate.Bound b = delete.prepare(c)) {
+                parameters.bind(b);
+                return b.executeUpdate();
+            }
+        };
+    }
+
+    /** A delete of {@link #unheldDelete}: binds its parameters, runs it, returns the deleted count (0 or 1). */
+    @FunctionalInterface
+    interface UnheldDelete {
+        int delete(Connection c, Binding parameters) throws SQLException;
+    }
+
+    /** Binds the named parameters of a statement the caller does not prepare itself. */
+    @FunctionalInterface
+    interface Binding {
+        void bind(SqlTemplate.Bound b) throws SQLException;
+    }
+
+    /**
+     * A query of {@code columns} from the rows of {@code q} that meet {@code where}, each as last
+     * committed, not waiting for a transaction that holds it: what a cancel that deleted nothing
+     * reads, to tell a message in delivery from one that is not in the queue. A plain query by
+     * default: PostgreSQL and H2 read the last committed version of a row another transaction
+     * holds (has locked, changed or deleted), and do not see rows it inserted.
+     */
+    String lastCommitted(String columns, String q, String where) {
+        return "SELECT " + columns + " FROM " + q + " WHERE " + where;
+    }
+
+    /**
      * The start of a statement that reads with table hints skipping held rows, where the database
      * needs an isolation level for them: "" by default.
      */

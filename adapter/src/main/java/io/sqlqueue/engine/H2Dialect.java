@@ -144,6 +144,12 @@ final class H2Dialect extends Dialect {
                 + delete.tail() + ")" + (order == null ? "" : " ORDER BY " + order);
     }
 
+    /** Not one statement: H2 cannot pass over held rows in a DELETE ({@link H2Picking.UnheldRow}). */
+    @Override
+    UnheldDelete unheldDelete(String q, String where) {
+        return new H2Picking.UnheldRow(this, q, where);
+    }
+
     /** Not the one statement of {@link #requeueStatement}: see {@link H2Picking.Requeue}. */
     @Override
     Requeue requeue(String q, String dlq) {

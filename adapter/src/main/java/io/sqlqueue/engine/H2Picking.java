@@ -92,6 +92,43 @@ final class H2Picking {
     }
 
     /**
+     * The delete of {@link Dialect#unheldDelete} in two statements: lock the row, passing over it
+     * when another transaction holds it ({@code FOR UPDATE SKIP LOCKED} locks no more than the one
+     * row, found by a unique key), then delete it by id. In auto-commit both run in one transaction,
+     * so the lock lasts until the delete.
+     */
+    static final class UnheldRow implements Dialect.UnheldDelete {
+        private final Dialect dialect;
+        private final SqlTemplate lock;
+        private final SqlTemplate delete;
+
+        UnheldRow(Dialect d, String q, String where) {
+            dialect = d;
+            lock = new SqlTemplate("SELECT id FROM " + q + " WHERE " + where + " FOR UPDATE SKIP LOCKED");
+            delete = new SqlTemplate("DELETE FROM " + q + " WHERE id = :picked");
+        }
+
+        @Override
+        public int delete(Connection c, Dialect.Binding parameters) throws SQLException {
+            return dialect.withClaimIsolation(c, () -> {
+                long picked;
+                try (SqlTemplate.Bound b = lock.prepare(c)) {
+                    parameters.bind(b);
+                    try (ResultSet rs = b.executeQuery()) {
+                        if (!rs.next()) {
+                            return 0;
+                        }
+                        picked = rs.getLong(1);
+                    }
+                }
+                try (SqlTemplate.Bound b = delete.prepare(c).setLong("picked", picked)) {
+                    return b.executeUpdate();
+                }
+            });
+        }
+    }
+
+    /**
      * A requeue in three statements in the caller's transaction instead of one: pick and lock,
      * copy into the queue, delete. The one-statement form, {@code INSERT … SELECT … FROM OLD TABLE
      * (DELETE …)}, is not atomic in H2 2.3: when an inserted row's dedup key collides with another

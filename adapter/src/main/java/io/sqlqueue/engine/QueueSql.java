@@ -87,6 +87,22 @@ final class QueueSql {
     final SqlTemplate discardExpired;
     /** :id :newAttempts → update count: a held row deleted (an expired one, discarded) */
     final SqlTemplate deleteHeldRow;
+    /**
+     * :id → deleted count (0 or 1): the message cancelled, unless it is in delivery: under a lease
+     * that has not run out, or held by another transaction (passed over, not waited for, where the
+     * database can).
+     */
+    final Dialect.UnheldDelete cancelById;
+    /** :dedupKey → as cancelById, the message with this dedup key */
+    final Dialect.UnheldDelete cancelByKey;
+    /**
+     * :id → id, leased (1 when under a lease that has not run out, else 0), as last committed
+     * ({@link Dialect#lastCommitted}); no row when the message is not in the queue. Read after a
+     * cancel deleted nothing.
+     */
+    final SqlTemplate queuedById;
+    /** :dedupKey → as queuedById, the message with this dedup key */
+    final SqlTemplate queuedByKey;
 
     /**
      * With {@code keyOrder}, claims, leases, holds and the peek take only the first message of
@@ -103,8 +119,9 @@ final class QueueSql {
         insert = new SqlTemplate(d.insertReturningId(q, Dialect.insertColumns(), "VALUES (" + d.insertValues() + ")"));
         insertIfAbsent = new SqlTemplate(d.insertReturningId(q, Dialect.insertColumns(), d.ifKeyAbsent(q, d.insertValues())));
         insertForBatch = template(d.insertForBatch(q));
-        idByDedupKey = new SqlTemplate("SELECT id FROM " + q + " WHERE dedup_key IS NOT NULL AND "
-                + d.sameKey("dedup_key", d.keyParameter("dedupKey")));
+        // the redundant IS NOT NULL lets SQL Server use its filtered index on dedup_key
+        String byKey = "dedup_key IS NOT NULL AND " + d.sameKey("dedup_key", d.keyParameter("dedupKey"));
+        idByDedupKey = new SqlTemplate("SELECT id FROM " + q + " WHERE " + byKey);
         pick = d.pick(q, order);
         claim = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.delete(q), q, order)));
         lease = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q, order)));
@@ -146,6 +163,18 @@ final class QueueSql {
         sweepExpired = moveToDeadLetters(d, expired, dlq, null);
         discardExpired = new SqlTemplate(expired.statement());
         deleteHeldRow = new SqlTemplate("DELETE FROM " + q + byId + " AND attempts < :newAttempts");
+        // SQL Server: DELETE TOP (1) … WITH (ROWLOCK, READPAST, READCOMMITTEDLOCK) by the plain id (not byId), through
+        // the primary key or the dedup index, then the clustered row: every read passes over held rows, so the cancel
+        // waits for no consumer there. Microsoft documents that READPAST does not cover the upkeep of the other
+        // indexes once the row is the cancel's: should a claim read the same row's ready-index entry in that instant,
+        // its update lock lasts until the claim's transaction ends and the cancel waits that long, while the claim
+        // passes over the row (its own READPAST): no cycle, no deadlock. A delayed message is not in the ready index.
+        // Only a real SQL Server shows this locking; Babelfish ignores READPAST and its cancel waits for a holder.
+        cancelById = d.unheldDelete(q, "id = :id AND " + notLeased(d));
+        cancelByKey = d.unheldDelete(q, byKey + " AND " + notLeased(d));
+        String state = "id, CASE WHEN " + notLeased(d) + " THEN 0 ELSE 1 END";
+        queuedById = new SqlTemplate(d.lastCommitted(state, q, "id = :id"));
+        queuedByKey = new SqlTemplate(d.lastCommitted(state, q, byKey));
     }
 
     /**
@@ -174,8 +203,15 @@ final class QueueSql {
      * index on {@code expires_at}.
      */
     private static String expiredAndFree(Dialect d) {
-        return "expires_at IS NOT NULL AND expires_at <= " + d.now() + " AND (lease_token IS NULL OR visible_at <= "
-                + d.now() + ")";
+        return "expires_at IS NOT NULL AND expires_at <= " + d.now() + " AND " + notLeased(d);
+    }
+
+    /**
+     * A row under no lease that has not run out: never leased, given back, or its lease run out
+     * (its consumer's acknowledgement would no longer take it).
+     */
+    private static String notLeased(Dialect d) {
+        return "(lease_token IS NULL OR visible_at <= " + d.now() + ")";
     }
 
     /**

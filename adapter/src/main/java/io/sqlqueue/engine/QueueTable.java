@@ -598,6 +598,73 @@ public final class QueueTable {
         });
     }
 
+    /** How often a cancel tries again when the message it did not delete turns out to be free. */
+    static final int CANCEL_TRIES = 3;
+
+    /**
+     * Cancels a queued message: deletes it in the caller's transaction (commit removes it for good,
+     * rollback leaves it as it was), unless a consumer has it in delivery. A message waiting for
+     * its time (a delay, a retry back-off) is cancelled like a ready one; one whose lease has run
+     * out too (its consumer's late {@link #ack} then finds nothing). Nothing goes to the dead-letter
+     * table.
+     *
+     * @return {@link Cancellation.Outcome#CANCELLED}; {@link Cancellation.Outcome#NOT_QUEUED} when
+     *         the queue has no such message; {@link Cancellation.Outcome#LEASED} or
+     *         {@link Cancellation.Outcome#HELD}, changing nothing, when a consumer has it in
+     *         delivery: under a lease that has not run out, or held by another transaction, which
+     *         is not waited for where the database can pass over the row (not on SQL Server's
+     *         Babelfish, which ignores READPAST). On SQL Server without READ_COMMITTED_SNAPSHOT,
+     *         a message another transaction has deleted and not committed reads as NOT_QUEUED:
+     *         {@link Dialect#lastCommitted}.
+     */
+    public Cancellation cancel(Connection c, long id) throws SQLException {
+        return cancel(c, sql.cancelById, sql.queuedById, b -> b.setLong("id", id), id);
+    }
+
+    /**
+     * As {@link #cancel}, the message with this dedup key; keys compare as Java's
+     * {@code String.equals}, as {@link #send} compares them.
+     *
+     * @throws IllegalArgumentException for a key that is null, empty or longer than any dedup key
+     *         can be, before any SQL runs
+     */
+    public Cancellation cancelByDedupKey(Connection c, String dedupKey) throws SQLException {
+        if (dedupKey == null || dedupKey.isEmpty() || dedupKey.length() > OutgoingMessage.MAX_DEDUP_KEY_LENGTH) {
+            throw new IllegalArgumentException("dedupKey must be 1 to " + OutgoingMessage.MAX_DEDUP_KEY_LENGTH
+                    + " characters, was " + (dedupKey == null ? "null" : dedupKey.length() + " characters"));
+        }
+        return cancel(c, sql.cancelByKey, sql.queuedByKey, b -> b.setString("dedupKey", dedupKey), 0);
+    }
+
+    /**
+     * Deletes the message unless it is in delivery; when nothing was deleted, reads why. A message
+     * found under no lease was either held by another transaction or became free (committed by a
+     * send of its key, given back by a consumer) after the delete: the delete is tried again, and
+     * the message counts as held only when it still takes nothing.
+     */
+    private Cancellation cancel(Connection c, Dialect.UnheldDelete delete, SqlTemplate queued, Dialect.Binding key,
+            long id) throws SQLException {
+        for (int tries = 1; ; tries++) {
+            if (retryingLockConflicts(c, () -> delete.delete(c, key)) > 0) {
+                return new Cancellation(Cancellation.Outcome.CANCELLED, id);
+            }
+            try (SqlTemplate.Bound b = queued.prepare(c)) {
+                key.bind(b);
+                try (ResultSet rs = b.executeQuery()) {
+                    if (!rs.next()) {
+                        return new Cancellation(Cancellation.Outcome.NOT_QUEUED, id);
+                    }
+                    if (rs.getInt(2) == 1) {
+                        return new Cancellation(Cancellation.Outcome.LEASED, rs.getLong(1));
+                    }
+                    if (tries == CANCEL_TRIES) {
+                        return new Cancellation(Cancellation.Outcome.HELD, rs.getLong(1));
+                    }
+                }
+            }
+        }
+    }
+
     /**
      * Runs one statement of this queue; in auto-commit, where the statement is a transaction of its
      * own, tries it again when it lost a lock conflict ({@link Dialect#isLockConflict}), up to

@@ -364,6 +364,26 @@ final class SqlServerDialect extends Dialect {
                 LOOP_JOIN, true);
     }
 
+    /**
+     * The last committed row where the database keeps row versions (READ_COMMITTED_SNAPSHOT on,
+     * Azure SQL Database's default): a plain read at READ COMMITTED reads the version and waits for
+     * nothing, as on PostgreSQL. Otherwise the row as it is now, uncommitted changes included
+     * (NOLOCK): a locking read would wait for the transaction holding the row, for a message in
+     * delivery the whole delivery, and could deadlock with what the caller's own transaction holds
+     * (the business rows the bean also writes). So without versions a row another transaction has
+     * deleted and not committed is not seen: a message whose transacted delivery has taken it reads
+     * as not queued; and one another transaction has inserted and not committed is seen (PostgreSQL
+     * sees the first and not the second). The current database's row of {@code sys.databases} is
+     * visible to every login. Which branch runs, and that neither waits, only a real SQL Server shows:
+     * Babelfish reports READ_COMMITTED_SNAPSHOT on and reads versions whatever the hints.
+     */
+    @Override
+    String lastCommitted(String columns, String q, String where) {
+        return READ_COMMITTED + "IF EXISTS (SELECT 1 FROM sys.databases WHERE database_id = DB_ID()"
+                + " AND is_read_committed_snapshot_on = 1) SELECT " + columns + " FROM " + q + " WHERE " + where
+                + " ELSE SELECT " + columns + " FROM " + q + readUncommitted() + " WHERE " + where;
+    }
+
     /** Any ready row answers, so no order; READPAST: a row in flight is not waited for. */
     @Override
     String anyRow(String columns, String from, String where, String order) {

@@ -75,6 +75,7 @@ final class MetricFigures {
         if (bean instanceof ProducerMXBean p) {
             MetricFigures f = new MetricFigures(name, ProducerMXBean.class);
             f.counter("sqlqueue_producer_sent_total", "Sent", p::getSent);
+            f.counter("sqlqueue_producer_cancelled_total", "Cancelled", p::getCancelled);
             f.counter("sqlqueue_producer_errors_total", "Errors", p::getErrors);
             f.quantiles("sqlqueue_producer_send_seconds", "Send", p::getSendP50Millis, p::getSendP95Millis,
                     p::getSendP99Millis);

@@ -1,7 +1,7 @@
 package io.sqlqueue.management;
 
 /**
- * One connection factory's sends, registered as {@code io.sqlqueue:type=Producer,name=<database>}
+ * One connection factory's sends and cancels, registered as {@code io.sqlqueue:type=Producer,name=<database>}
  * (its {@code dataSourceJndiName}, or its JDBC URL without secrets) while the factory has open
  * connections in the server's pool: from the first connection until the pool is emptied, as on
  * undeploy. Counts survive that. Latencies are over the last {@link RecentDurations#CAPACITY}
@@ -20,7 +20,12 @@ public interface ProducerMXBean {
     @Description("Messages sent by the factory; whether their transactions committed is not known here")
     long getSent();
 
-    @Description("Sends that failed with a QueueException")
+    @Description("Messages cancelled through the factory (removed by cancel or cancelByDedupKey); whether their"
+            + " transactions committed is not known here")
+    long getCancelled();
+
+    @Description("Sends, publishes and cancels that failed with a QueueException (a cancel refused for a message in"
+            + " delivery is not one)")
     long getErrors();
 
     @Description(SEND)

@@ -19,6 +19,7 @@ final class ProducerMonitor implements ProducerMXBean, ReadinessCheck {
 
     private final String factory;
     private final LongAdder sent = new LongAdder();
+    private final LongAdder cancelled = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final RecentDurations sendTimes = new RecentDurations();
     private volatile String lastError = "";
@@ -51,6 +52,14 @@ final class ProducerMonitor implements ProducerMXBean, ReadinessCheck {
         readiness.sendSucceeded();
     }
 
+    /** A cancel the database answered: it removed the message, or found it gone or in delivery. */
+    void cancelled(boolean removed) {
+        if (removed) {
+            cancelled.increment();
+        }
+        readiness.sendSucceeded();
+    }
+
     void failed(String error) {
         errors.increment();
         lastError = error;
@@ -75,6 +84,11 @@ final class ProducerMonitor implements ProducerMXBean, ReadinessCheck {
     @Override
     public long getSent() {
         return sent.sum();
+    }
+
+    @Override
+    public long getCancelled() {
+        return cancelled.sum();
     }
 
     @Override

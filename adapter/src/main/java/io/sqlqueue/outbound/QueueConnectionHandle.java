@@ -3,6 +3,7 @@ package io.sqlqueue.outbound;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueException;
+import io.sqlqueue.engine.TableName;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,6 +33,18 @@ final class QueueConnectionHandle implements QueueConnection {
     public int publish(String topic, OutgoingMessage message) {
         Objects.requireNonNull(message, "message");
         return live().publish(topic, message);
+    }
+
+    @Override
+    public boolean cancel(String queue, long messageId) {
+        TableName.parse(queue); // a bad name fails before a connection is borrowed, as it does for a send
+        return live().cancel(queue, messageId);
+    }
+
+    @Override
+    public boolean cancelByDedupKey(String queue, String dedupKey) {
+        TableName.parse(queue);
+        return live().cancelByDedupKey(queue, dedupKey);
     }
 
     private QueueManagedConnection live() {

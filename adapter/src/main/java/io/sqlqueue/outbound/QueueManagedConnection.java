@@ -1,8 +1,10 @@
 package io.sqlqueue.outbound;
 
 import io.sqlqueue.QueueResourceAdapter;
+import io.sqlqueue.api.MessageInDeliveryException;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueException;
+import io.sqlqueue.engine.Cancellation;
 import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.TableName;
@@ -210,6 +212,34 @@ final class QueueManagedConnection implements ManagedConnection {
         reached.forEach(queue -> afterSend(queue.toString()));
         factory.monitor().sent(reached.size(), started);
         return reached.size();
+    }
+
+    boolean cancel(String queue, long messageId) {
+        return cancelled(queue, null, onConnection("cancel message " + messageId + " in '" + queue + "'",
+                c -> factory.queue(c, queue).cancel(c, messageId)));
+    }
+
+    boolean cancelByDedupKey(String queue, String dedupKey) {
+        return cancelled(queue, dedupKey, onConnection("cancel the message with dedup key '" + dedupKey + "' in '"
+                + queue + "'", c -> factory.queue(c, queue).cancelByDedupKey(c, dedupKey)));
+    }
+
+    /** Whether the cancel removed the message; a message in delivery is refused with its exception. */
+    private boolean cancelled(String queue, String dedupKey, Cancellation done) {
+        boolean removed = done.outcome() == Cancellation.Outcome.CANCELLED;
+        factory.monitor().cancelled(removed);
+        if (done.outcome() == Cancellation.Outcome.LEASED || done.outcome() == Cancellation.Outcome.HELD) {
+            String message = dedupKey == null ? "message " + done.messageId()
+                    : "the message with dedup key '" + dedupKey + "'" + (done.messageId() == 0 ? ""
+                            : " (id " + done.messageId() + ")");
+            throw new MessageInDeliveryException(queue, done.messageId(), dedupKey, "cannot cancel " + message
+                    + " in queue '" + queue + "': " + (done.outcome() == Cancellation.Outcome.LEASED
+                            ? "a consumer has leased it and its lease has not run out (it is in delivery, or"
+                                    + " leased ahead for one)"
+                            : "a consumer's transaction holds it (a delivery in progress)")
+                    + "; nothing was changed, and it will be delivered, or retried if the delivery fails");
+        }
+        return removed;
     }
 
     /** Work on one of the caller's connections: a database failure becomes a {@link QueueException}. */

@@ -21,6 +21,15 @@ class PostgresQueueTest extends QueueContract {
         return DATABASE;
     }
 
+    /** A cancel that waited for the holder would fail with a lock time-out instead of hanging. */
+    @Test
+    void aCancelPassesOverAMessageAnotherTransactionHoldsWithoutWaiting() throws Exception {
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET lock_timeout = '10s'");
+        }
+        aCancelPassesOverAMessageAnotherTransactionHolds();
+    }
+
     /**
      * A table filled in one transaction and not yet analyzed (new, or just given the hidden column):
      * the claim reads the ready index in order. With {@code hidden IS NULL}, which PostgreSQL

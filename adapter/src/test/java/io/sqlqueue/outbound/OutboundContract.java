@@ -10,12 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sqlqueue.api.MessageInDeliveryException;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
 import io.sqlqueue.api.QueueException;
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.FailureOutcome;
+import io.sqlqueue.engine.LeasedMessage;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.engine.TestXid;
@@ -32,8 +35,10 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -260,6 +265,171 @@ abstract class OutboundContract {
             assertTrue(missing.getMessage().contains("no_such_queue"), missing.getMessage());
         }
         assertTrue(drain().isEmpty());
+    }
+
+    // ---- cancelling -----------------------------------------------------------------------------
+
+    /** The rows of the queue's table, or its dead-letter table, counted in SQL. */
+    private long rows(boolean deadLetters) throws SQLException {
+        String t = table.dialect().qualified(deadLetters ? table.deadLetterName() : table.name());
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + t)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static OutgoingMessage delayed(String text, String dedupKey) {
+        OutgoingMessage.Builder b = OutgoingMessage.text(text).delay(Duration.ofHours(1));
+        return (dedupKey == null ? b : b.dedupKey(dedupKey)).build();
+    }
+
+    @Test
+    void aDelayedMessageIsCancelledByIdOrByDedupKeyAndNothingIsLeftOrDeadLettered() throws Exception {
+        QueueConnectionFactory factory = (QueueConnectionFactory) mcf.createConnectionFactory();
+        try (QueueConnection c = factory.getConnection()) {
+            long byId = c.send(queue, delayed("saga timeout", null));
+            c.send(queue, delayed("reminder", "reminder-42"));
+            long kept = c.send(queue, delayed("kept", "reminder-43"));
+
+            assertTrue(c.cancel(queue, byId));
+            assertTrue(c.cancelByDedupKey(queue, "reminder-42"));
+            assertFalse(c.cancel(queue, byId), "cancelled already");
+            assertFalse(c.cancelByDedupKey(queue, "reminder-42"), "cancelled already");
+            assertFalse(c.cancelByDedupKey(queue, "REMINDER-43"), "keys compare exactly, as sends compare them");
+            assertFalse(c.cancelByDedupKey(queue, "reminder-43 "), "trailing spaces count");
+
+            assertEquals(1, rows(false), "only the message not cancelled is left");
+            assertEquals(0, rows(true), "a cancelled message is deleted, not dead-lettered");
+            assertEquals(kept, c.send(queue, delayed("kept", "reminder-43")), "the other key is still taken");
+        }
+        assertEquals(2, mcf.monitor().getCancelled());
+        assertEquals(0, mcf.monitor().getErrors());
+    }
+
+    @Test
+    void aCancelOfAnUnknownOrAlreadyConsumedMessageReturnsFalseAndChangesNothing() throws Exception {
+        QueueConnectionFactory factory = (QueueConnectionFactory) mcf.createConnectionFactory();
+        try (QueueConnection c = factory.getConnection()) {
+            long consumed = c.send(queue, OutgoingMessage.text("consumed").dedupKey("consumed-1").build());
+            long waiting = c.send(queue, "waiting");
+            assertEquals(List.of(consumed), table.claim(admin, 1).stream().map(QueueMessage::id).toList());
+
+            assertFalse(c.cancel(queue, consumed));
+            assertFalse(c.cancelByDedupKey(queue, "consumed-1"));
+            assertFalse(c.cancel(queue, waiting + 1000), "never sent");
+            assertFalse(c.cancelByDedupKey(queue, "never-sent"));
+            assertEquals(List.of(waiting), drain().stream().map(QueueMessage::id).toList(), "the other is untouched");
+        }
+        assertEquals(0, mcf.monitor().getCancelled());
+    }
+
+    @Test
+    void aCancelInATransactionThatRollsBackLeavesTheMessageQueuedAsItWas() throws Exception {
+        QueueManagedConnection mc = managed();
+        QueueConnection handle = (QueueConnection) mc.getConnection(null, null);
+        long id = handle.send(queue, delayed("timeout", "order-7-timeout"));
+        LocalTransaction tx = mc.getLocalTransaction();
+
+        tx.begin();
+        assertTrue(handle.cancel(queue, id));
+        assertFalse(handle.cancel(queue, id), "gone for this transaction");
+        tx.rollback();
+        assertEquals(1, rows(false), "the rollback left it queued");
+        assertTrue(drain().isEmpty(), "still delayed, as it was");
+
+        tx.begin();
+        assertTrue(handle.cancelByDedupKey(queue, "order-7-timeout"));
+        tx.rollback();
+        assertEquals(1, rows(false));
+
+        tx.begin();
+        assertTrue(handle.cancel(queue, id));
+        tx.commit();
+        assertEquals(0, rows(false));
+        assertEquals(0, rows(true));
+        mc.destroy();
+    }
+
+    @Test
+    void aCancelledDedupKeyIsFreeForANewSendAlsoInTheSameTransaction() throws Exception {
+        QueueManagedConnection mc = managed();
+        QueueConnection handle = (QueueConnection) mc.getConnection(null, null);
+        long first = handle.send(queue, delayed("v1", "schedule-9"));
+        assertEquals(first, handle.send(queue, delayed("v1 again", "schedule-9")), "deduplicated while queued");
+
+        assertTrue(handle.cancelByDedupKey(queue, "schedule-9"));
+        long second = handle.send(queue, delayed("v2", "schedule-9"));
+        assertNotEquals(first, second, "the key was free: a new message");
+
+        LocalTransaction tx = mc.getLocalTransaction();
+        tx.begin(); // rescheduling: the cancel and the new send commit together
+        assertTrue(handle.cancelByDedupKey(queue, "schedule-9"));
+        long third = handle.send(queue, OutgoingMessage.text("v3").dedupKey("schedule-9").build());
+        tx.commit();
+
+        assertNotEquals(second, third);
+        List<QueueMessage> left = drain();
+        assertEquals(List.of(third), left.stream().map(QueueMessage::id).toList());
+        assertEquals("v3", left.get(0).text());
+        assertEquals(0, rows(true));
+        mc.destroy();
+    }
+
+    @Test
+    void aMessageInDeliveryIsRefusedLeftAsItWasAndCancelledOnceItWaitsForARetry() throws Exception {
+        QueueConnectionFactory factory = (QueueConnectionFactory) mcf.createConnectionFactory();
+        try (QueueConnection c = factory.getConnection()) {
+            long completed = c.send(queue, OutgoingMessage.text("completed").dedupKey("job-1").build());
+            long failed = c.send(queue, OutgoingMessage.text("failed").dedupKey("job-2").build());
+            List<LeasedMessage> leased = table.lease(admin, 2, Duration.ofMinutes(5));
+            assertEquals(List.of(completed, failed), leased.stream().map(m -> m.message().id()).toList());
+
+            MessageInDeliveryException byId = assertThrows(
+                    MessageInDeliveryException.class, () -> c.cancel(queue, completed));
+            assertEquals(queue, byId.queue());
+            assertEquals(completed, byId.messageId());
+            assertNull(byId.dedupKey());
+            assertTrue(byId.getMessage().contains("cannot cancel message " + completed + " in queue '" + queue
+                    + "': a consumer has leased it"), byId.getMessage());
+            MessageInDeliveryException byKey = assertThrows(
+                    MessageInDeliveryException.class, () -> c.cancelByDedupKey(queue, "job-2"));
+            assertEquals(failed, byKey.messageId(), "the id of the message found in delivery");
+            assertEquals("job-2", byKey.dedupKey());
+            assertInstanceOf(QueueException.class, byKey);
+            assertEquals(2, rows(false), "nothing was removed");
+
+            // the consumers go on undisturbed: one completes, one fails and waits for its retry
+            assertTrue(table.ack(admin, leased.get(0)), "the lease is still the consumer's");
+            assertEquals(FailureOutcome.RETRY_SCHEDULED, table.nack(admin, leased.get(1), "boom"));
+
+            assertFalse(c.cancel(queue, completed), "delivered");
+            assertTrue(c.cancelByDedupKey(queue, "job-2"), "waiting out its back-off, it is cancelled");
+        }
+        assertEquals(0, rows(false));
+        assertEquals(0, rows(true));
+        assertEquals(1, mcf.monitor().getCancelled());
+        assertEquals(0, mcf.monitor().getErrors(), "a refusal is no failure of the factory");
+    }
+
+    @Test
+    void aBadQueueNameOrDedupKeyFailsTheCancelBeforeAnythingIsWritten() throws Exception {
+        QueueConnectionFactory factory = (QueueConnectionFactory) mcf.createConnectionFactory();
+        try (QueueConnection c = factory.getConnection()) {
+            long id = c.send(queue, OutgoingMessage.text("stays").dedupKey("k").build());
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                    () -> c.cancel("orders; DROP TABLE x", id));
+            assertTrue(bad.getMessage().startsWith("queue name 'orders; DROP TABLE x' is not valid"), bad.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> c.cancel(null, id));
+            assertThrows(IllegalArgumentException.class, () -> c.cancelByDedupKey(null, "k"));
+            for (String key : new String[] {null, "", "k".repeat(OutgoingMessage.MAX_DEDUP_KEY_LENGTH + 1)}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> c.cancelByDedupKey(queue, key));
+                assertTrue(e.getMessage().startsWith("dedupKey must be 1 to 200 characters"), e.getMessage());
+            }
+            QueueException missing = assertThrows(QueueException.class, () -> c.cancel("no_such_queue", id));
+            assertTrue(missing.getMessage().contains("no_such_queue"), missing.getMessage());
+            assertEquals(List.of(id), drain().stream().map(QueueMessage::id).toList());
+        }
     }
 
     // ---- connection management ----------------------------------------------------------------
