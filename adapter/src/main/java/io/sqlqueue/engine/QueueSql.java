@@ -62,6 +62,11 @@ final class QueueSql {
     /** :id :token → update count: a lease given back uncounted, visible at once */
     final SqlTemplate releaseLeased;
     /**
+     * :id :token :lease → update count: a lease extended, hidden for :lease ms from now, while its
+     * token is still the one leased (0: another consumer has taken the message over, or it is gone)
+     */
+    final SqlTemplate renewLeased;
+    /**
      * → a row when some message is ready and, in key order, the first of its key (a poller of an
      * ordered queue would otherwise keep starting deliveries for messages waiting behind their key).
      */
@@ -137,8 +142,7 @@ final class QueueSql {
         holdAfter = hold(d, q, after);
         ack = new SqlTemplate("DELETE FROM " + q + byId + " AND lease_token = :token");
         deleteHeld = template(d.deleteHeld(q));
-        String retryLater = " visible_at = " + d.nowPlus("delay") + ", hidden = " + Dialect.hiddenFor("delay")
-                + ", lease_token = NULL, leased_by = NULL";
+        String retryLater = " " + visibleAfter(d, "delay") + ", lease_token = NULL, leased_by = NULL";
         retryClaimed = new SqlTemplate("UPDATE " + q + " SET attempts = :newAttempts, last_error = :error," + retryLater
                 + byId + " AND attempts < :newAttempts");
         retryLeased = new SqlTemplate("UPDATE " + q + " SET last_error = :error," + retryLater + byId
@@ -152,6 +156,12 @@ final class QueueSql {
                 + ", :orderingKey, " + d.errorClassValue() + ")");
         releaseLeased = new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + d.now()
                 + ", hidden = NULL, lease_token = NULL, leased_by = NULL" + byId + " AND lease_token = :token");
+        // On SQL Server the row is found as the ack finds it (byId: a clustered seek, the claims' lock order), and
+        // it moves within the index of hidden rows as the lease moved it there. Which index the optimiser seeks, and
+        // that a JDBC batch of these is one round trip with a count per statement, only a real SQL Server shows:
+        // Babelfish runs the batch with the right counts, but plans and locks as PostgreSQL.
+        renewLeased = new SqlTemplate("UPDATE " + q + " SET " + visibleAfter(d, "lease") + byId
+                + " AND lease_token = :token");
         peek = new SqlTemplate(d.skippingIsolation() + d.anyRow("1", q + " AS m", d.ready() + order, Dialect.DEQUEUE_ORDER));
         reveal = new SqlTemplate(d.someRows(Dml.Change.update(q, "hidden = NULL"), d.hiddenAndDue(), "visible_at", "id")
                 .statement());
@@ -184,11 +194,18 @@ final class QueueSql {
      * attempts are spent: it goes to the dead-letter table with their names instead.
      */
     private static String leased(Dialect d) {
-        return "visible_at = " + d.nowPlus("lease") + ", hidden = " + Dialect.hiddenFor("lease") + ", attempts = "
-                + Dialect.nextAttempts("attempts") + ", lease_token = :token, leased_by = CASE WHEN attempts >="
-                + " :maxAttempts THEN leased_by WHEN leased_by IS NULL THEN :holder ELSE LEFT(CONCAT(CAST(:holder AS"
-                + " VARCHAR(" + Dialect.MAX_LEASED_BY_LENGTH + ")), ', ', leased_by), " + Dialect.MAX_LEASED_BY_LENGTH
-                + ") END";
+        return visibleAfter(d, "lease") + ", attempts = " + Dialect.nextAttempts("attempts") + ", lease_token = :token,"
+                + " leased_by = CASE WHEN attempts >= :maxAttempts THEN leased_by WHEN leased_by IS NULL THEN :holder ELSE"
+                + " LEFT(CONCAT(CAST(:holder AS VARCHAR(" + Dialect.MAX_LEASED_BY_LENGTH + ")), ', ', leased_by), "
+                + Dialect.MAX_LEASED_BY_LENGTH + ") END";
+    }
+
+    /**
+     * The assignments that make a row visible after the milliseconds of the named parameter: its
+     * {@code visible_at}, and {@code hidden} when that is a second or more ahead ({@link Dialect#hiddenFor}).
+     */
+    private static String visibleAfter(Dialect d, String parameter) {
+        return "visible_at = " + d.nowPlus(parameter) + ", hidden = " + Dialect.hiddenFor(parameter);
     }
 
     /** The first :n ready rows meeting {@code and}, locked and returned unchanged. */

@@ -27,7 +27,8 @@ import java.util.logging.Logger;
  * connection in auto-commit mode each call is its own transaction. A transacted consumer claims
  * with {@link #claim} inside its transaction: commit removes the messages, rollback puts them back
  * untouched, and {@link #recordFailure} then counts the failure in a transaction of its own. A
- * consumer without a transaction around its work uses {@link #lease} and {@link #ack}/{@link #nack}.
+ * consumer without a transaction around its work uses {@link #lease}, {@link #renew} while it works, and
+ * {@link #ack}/{@link #nack}.
  *
  * <p><b>Errors.</b> Bad arguments fail with {@link IllegalArgumentException} before any SQL runs;
  * database errors propagate as {@link SQLException}.
@@ -353,9 +354,7 @@ public final class QueueTable {
             Consumer<UndeliverableMessage> undeliverable, Dialect.Pick pick, ConcurrentMap<Integer, SqlTemplate> sizes,
             SqlTemplate statement) throws SQLException {
         checkClaimSize(max);
-        if (leaseTime == null || leaseTime.toMillis() < 1 || leaseTime.compareTo(MAX_LEASE) > 0) {
-            throw new IllegalArgumentException("lease time must be between 1 ms and " + MAX_LEASE + ", was " + leaseTime);
-        }
+        checkLeaseTime(leaseTime);
         long token = ThreadLocalRandom.current().nextLong();
         List<Row> rows = retryingLockConflicts(c, () -> dialect.withClaimIsolation(c,
                 () -> read(pick.prepare(c, sized(sizes, statement, max), max, null)
@@ -533,6 +532,51 @@ public final class QueueTable {
                 return b.executeUpdate() == 1 ? FailureOutcome.RETRY_SCHEDULED : FailureOutcome.STALE;
             }
         });
+    }
+
+    /**
+     * Extends leases while their consumer is still at work: each message hidden for {@code leaseTime}
+     * from now, by the database's clock, if its lease token is still the one it was leased with;
+     * several in one JDBC batch (one round trip). Returns those whose lease was no longer theirs, in
+     * order: another consumer leased the message after the lease ran out (its token changed), or the
+     * row is gone (acknowledged, dead-lettered, swept); the acknowledgement of such a message would
+     * delete nothing. A lease that ran out and that no one took over is resumed. Runs in the caller's
+     * transaction, or in auto-commit, where a lost lock conflict is tried again (renewing twice is
+     * harmless). An SQLException renews nothing that can be relied on: try again before the leases
+     * run out. A driver that reports no count for a statement of the batch
+     * ({@link java.sql.Statement#SUCCESS_NO_INFO}) counts as renewed: the fenced acknowledgement still
+     * tells.
+     *
+     * @throws IllegalArgumentException for a lease time outside 1 ms to {@link #MAX_LEASE}
+     */
+    public List<LeasedMessage> renew(Connection c, List<LeasedMessage> messages, Duration leaseTime)
+            throws SQLException {
+        checkLeaseTime(leaseTime);
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        int[] counts = retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = sql.renewLeased.prepare(c)) {
+                if (messages.size() == 1) {
+                    LeasedMessage m = messages.get(0);
+                    return new int[] {b.setLong("id", m.message().id()).setLong("token", m.leaseToken())
+                            .setMillis("lease", leaseTime.toMillis()).executeUpdate()};
+                }
+                for (LeasedMessage m : messages) {
+                    b.setLong("id", m.message().id()).setLong("token", m.leaseToken())
+                            .setMillis("lease", leaseTime.toMillis());
+                    b.statement().addBatch();
+                }
+                return b.statement().executeBatch();
+            }
+        });
+        List<LeasedMessage> lost = new ArrayList<>();
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == 0) {
+                lost.add(messages.get(i));
+            }
+        }
+        return lost;
     }
 
     /**
@@ -758,6 +802,12 @@ public final class QueueTable {
 
     private static SqlTemplate sized(ConcurrentMap<Integer, SqlTemplate> cache, SqlTemplate template, int n) {
         return cache.computeIfAbsent(n, size -> template.withLiteral("n", size));
+    }
+
+    private static void checkLeaseTime(Duration leaseTime) {
+        if (leaseTime == null || leaseTime.toMillis() < 1 || leaseTime.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("lease time must be between 1 ms and " + MAX_LEASE + ", was " + leaseTime);
+        }
     }
 
     private static void checkClaimSize(int max) {

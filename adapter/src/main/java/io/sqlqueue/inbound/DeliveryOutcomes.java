@@ -48,10 +48,8 @@ final class DeliveryOutcomes {
             for (LeasedMessage m : leased) {
                 if (table.ack(c, m)) {
                     journal(c, m.message(), JournalEntry.Outcome.COMPLETED, claimedAt);
-                } else {
-                    QueueActivation.LOG.warning(() -> "message " + m.message().id() + " of " + activation.settings
-                            .queue() + " was processed after its lease ran out: another consumer may repeat"
-                            + " it (raise leaseTime)");
+                } else { // no renewal found it taken over before: said once, here
+                    activation.renewals.reportTakenOver(m, "before its acknowledgement");
                 }
             }
         });

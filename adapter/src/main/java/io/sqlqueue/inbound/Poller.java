@@ -12,7 +12,9 @@ import java.util.logging.Level;
  * An activation's long-running work: peeks at the queue and starts deliveries while messages are
  * ready and slots are free; backs off while the queue is empty, while the ready messages are held
  * by other transactions ({@link HeldMessages}), or while the database is
- * unreachable (logging once per outage, not once per poll).
+ * unreachable (logging once per outage, not once per poll). Between its looks, and waking for them
+ * whatever it waits for, it renews the leases of the deliveries in flight to a bean without a
+ * transaction ({@link LeaseRenewals}).
  */
 final class Poller implements Work {
 
@@ -39,6 +41,7 @@ final class Poller implements Work {
     private static final long DEPLOYMENT_GRACE_NANOS = Duration.ofSeconds(5).toNanos();
     private final Housekeeping housekeeping;
     private final HeldMessages held;
+    private final LeaseRenewals renewals;
     /** The idle wait: the poll interval, doubling to the maximum while the queue stays empty or its messages held. */
     private long idle;
     /** The wait after a failed poll: soon, then ever more rarely. */
@@ -53,6 +56,7 @@ final class Poller implements Work {
         this.outcomes = activation.outcomes;
         this.settings = activation.settings;
         this.held = activation.held;
+        this.renewals = activation.renewals;
         this.housekeeping = new Housekeeping(activation, new Housekeeping.Link() {
             @Override
             public Connection open() throws SQLException {
@@ -85,6 +89,7 @@ final class Poller implements Work {
             while (!activation.stopping()) {
                 turn();
             }
+            renewWhileDeliveriesFinish();
         } finally {
             closeConnection();
             activation.finished();
@@ -102,21 +107,60 @@ final class Poller implements Work {
         }
     }
 
+    /**
+     * After a stop, the deliveries in flight finish their messages (for as long as the stop waits
+     * for them): those to a bean without a transaction keep their leases meanwhile, so that a slow
+     * handler caught by an undeployment is not delivered again elsewhere while it runs.
+     */
+    private void renewWhileDeliveriesFinish() {
+        long left;
+        while (renewals.any() && (left = activation.stopWaitLeft()) > 0) {
+            renewals.renewDue();
+            long wait = renewals.nanosToWait(System.nanoTime() + left);
+            activation.awaitDeliveries(ceilMillis(wait));
+        }
+    }
+
+    /**
+     * Waits up to {@code millis} as {@link QueueActivation#pause} does, renewing the leases of the
+     * deliveries in flight as they fall due meanwhile ({@link LeaseRenewals}): every wait of the
+     * poller goes through here, so none outlasts a renewal. Returns whether it was woken.
+     */
+    private boolean pause(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (true) {
+            renewals.renewDue();
+            long wait = renewals.nanosToWait(deadline);
+            if (deadline - System.nanoTime() <= 0 || activation.stopping()) {
+                return false;
+            }
+            if (activation.pause(ceilMillis(wait))) {
+                return true;
+            }
+        }
+    }
+
+    /** Nanoseconds as milliseconds, rounded up: a wait never ends before its time, and never spins at 0. */
+    private static long ceilMillis(long nanos) {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999));
+    }
+
     /** One turn: waits while paused, backed off or without a free delivery slot; else looks at the queue. */
     private void turn() {
+        renewals.renewDue();
         long backOff;
         if (activation.paused()) {
             monitor.pausedPoll();
-            activation.pause(settings.maxPollInterval()); // resume() wakes us
+            pause(settings.maxPollInterval()); // resume() wakes us
         } else if ((backOff = activation.backOffRemaining()) > 0) {
-            activation.pause(backOff); // the container had no bean instance for a delivery
+            pause(backOff); // the container had no bean instance for a delivery
         } else if (!activation.tryTakeSlot()) {
             if (housekeeping.revealIsDue()) {
                 housekeeping.revealDue();
                 giveConnectionBack();
             }
             // A finishing delivery wakes us; the poll interval bounds the wait should a wake go astray.
-            activation.pause(settings.pollInterval());
+            pause(settings.pollInterval());
         } else {
             look();
         }
@@ -135,7 +179,7 @@ final class Poller implements Work {
             activation.deliveryFinishedWithoutStarting();
             databaseDown(e);
             // A lone failure (a connection the server closed) costs one poll interval, not the maximum.
-            activation.pause(retry);
+            pause(retry);
             retry = Math.min(retry * 2, settings.maxPollInterval());
             return;
         }
@@ -153,7 +197,7 @@ final class Poller implements Work {
             }
             activation.deliveryFinishedWithoutStarting();
             housekeeping.whileIdle();
-            activation.pause(idle);
+            pause(idle);
             idle = Math.min(idle * 2, settings.maxPollInterval());
         } else if (held.held()) {
             lookWhileHeld(eventsAtPeek);
@@ -163,7 +207,7 @@ final class Poller implements Work {
             giveConnectionBack();
             if (!start(eventsAtPeek, idle)) {
                 activation.deliveryFinishedWithoutStarting();
-                activation.pause(idle);
+                pause(idle);
             }
         }
     }
@@ -209,7 +253,7 @@ final class Poller implements Work {
         long left;
         while (held.held() && !activation.stopping() && !activation.paused()
                 && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
-            activation.pause(left);
+            pause(left);
         }
     }
 

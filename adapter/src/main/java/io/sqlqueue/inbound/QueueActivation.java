@@ -60,7 +60,14 @@ final class QueueActivation {
     private final AtomicInteger running = new AtomicInteger();
     private final Object signal = new Object();
     private boolean woken;
+    /** Set when a delivery's lease falls due before the poller's wait ends ({@link LeaseRenewals}); guarded by signal. */
+    private boolean renewalDue;
     private volatile boolean stopping;
+    /**
+     * The System.nanoTime() until which a stop lets the deliveries in flight finish, and the poller
+     * renews their leases meanwhile: now (no time) until a stop is requested.
+     */
+    private volatile long stopDeadline = System.nanoTime();
     /** The engine's queue and journal, published once by the poller ({@link #open}); null until then. */
     private volatile OpenQueue open;
     private volatile boolean paused;
@@ -70,6 +77,8 @@ final class QueueActivation {
     private final EnqueueListener wakeOnEnqueue;
     final ConsumerMonitor monitor;
     final DeliveryOutcomes outcomes;
+    /** The leases of the deliveries to a bean without a transaction, renewed by the poller while they run. */
+    final LeaseRenewals renewals;
     private ObjectName monitorName;
 
     QueueActivation(QueueResourceAdapter adapter, WorkManager workManager, MessageEndpointFactory factory,
@@ -101,6 +110,7 @@ final class QueueActivation {
         this.held = new HeldMessages(this::wake);
         this.monitor = new ConsumerMonitor(this); // once every field above is set
         this.outcomes = new DeliveryOutcomes(this);
+        this.renewals = new LeaseRenewals(this);
         this.wakeOnEnqueue = q -> {
             if (queue.toString().equals(q)) {
                 held.queueChanged();
@@ -137,7 +147,7 @@ final class QueueActivation {
      * returns; a delivery still running after that is told to stop and rolls back.
      */
     void stop(Duration wait) {
-        requestStop();
+        requestStop(wait);
         adapter.removeEnqueueListener(wakeOnEnqueue);
         PlatformMBeans.unregister(monitorName);
         QueueMonitor.unregister(this);
@@ -161,14 +171,31 @@ final class QueueActivation {
         }
     }
 
-    /** From {@code Work.release()} or deactivation: only sets the flag and wakes waits. */
+    /**
+     * From {@code Work.release()}: only sets the flag and wakes waits. The deliveries in flight get
+     * a deactivation's wait to finish.
+     */
     void requestStop() {
+        requestStop(Activations.DEACTIVATION_WAIT);
+    }
+
+    private void requestStop(Duration wait) {
+        synchronized (signal) {
+            if (!stopping) {
+                stopDeadline = System.nanoTime() + wait.toNanos();
+            }
+        }
         stopping = true;
         wake();
     }
 
     boolean stopping() {
         return stopping;
+    }
+
+    /** Nanoseconds left of the time a stop gives the deliveries in flight to finish; 0 or less when none. */
+    long stopWaitLeft() {
+        return stopping ? stopDeadline - System.nanoTime() : 0;
     }
 
     /** Paused through JMX: the poller starts no delivery and deliveries end after their message. */
@@ -206,14 +233,23 @@ final class QueueActivation {
         return Math.max(0, TimeUnit.NANOSECONDS.toMillis(backOffUntil - System.nanoTime()));
     }
 
+    /** A delivery's lease falls due before the poller's wait ends: it wakes to renew it, its other waits unchanged. */
+    void wakeForRenewal() {
+        synchronized (signal) {
+            renewalDue = true;
+            signal.notifyAll();
+        }
+    }
+
     /**
-     * Waits up to {@code millis} or until woken (a slot freed, an enqueue, a stop). Only the poller
-     * waits here. Returns whether it was woken.
+     * Waits up to {@code millis} or until woken (a slot freed, an enqueue, a stop), or a lease falls
+     * due sooner ({@link #wakeForRenewal}). Only the poller waits here. Returns whether it was woken
+     * (not counting a renewal).
      */
     boolean pause(long millis) {
         synchronized (signal) {
             long deadline = System.currentTimeMillis() + millis;
-            while (!woken && !stopping) {
+            while (!woken && !stopping && !renewalDue) {
                 long left = deadline - System.currentTimeMillis();
                 if (left <= 0) {
                     break;
@@ -227,7 +263,27 @@ final class QueueActivation {
             }
             boolean wasWoken = woken;
             woken = false;
+            renewalDue = false;
             return wasWoken;
+        }
+    }
+
+    /**
+     * After a stop: the poller waits up to {@code millis} for a delivery to end or a lease to fall
+     * due ({@link Poller}, renewing the leases of the deliveries still in flight).
+     */
+    void awaitDeliveries(long millis) {
+        synchronized (signal) {
+            if (!woken && !renewalDue) {
+                try {
+                    signal.wait(Math.max(1, millis));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopDeadline = System.nanoTime(); // interrupted: no more waiting
+                }
+            }
+            woken = false;
+            renewalDue = false;
         }
     }
 

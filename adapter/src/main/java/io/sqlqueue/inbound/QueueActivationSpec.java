@@ -76,9 +76,11 @@ public class QueueActivationSpec implements ActivationSpec {
     private Long maxRetryBackoff = 300_000L;
 
     @ConfigProperty(description = "Milliseconds a leased message stays invisible to others, 1000 to 86400000."
-            + " Every delivery leases its messages first, counting the attempt. A bean without a transaction"
-            + " works under the lease: longer than its slowest delivery. For a transacted bean it is how soon a"
-            + " message comes back after its server died in the middle of the delivery.",
+            + " Every delivery leases its messages first, counting the attempt; it is how soon a message comes"
+            + " back after its server died in the middle of the delivery. A bean without a transaction keeps its"
+            + " lease while onMessage runs, however long (renewed every third of leaseTime): leaseTime is the"
+            + " longest its server may stall (a garbage collection, the database out of reach) before another"
+            + " consumer takes the message over.",
             defaultValue = "60000")
     private Long leaseTime = 60_000L;
 

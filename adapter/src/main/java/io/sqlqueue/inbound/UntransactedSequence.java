@@ -11,8 +11,11 @@ import java.util.List;
 /**
  * A bean without a transaction (bean-managed, or NOT_SUPPORTED): its messages are leased, which
  * counts the attempt, and acknowledged when {@code onMessage} returns; when it throws, the failure
- * is recorded (back-off, or the dead-letter table after the last attempt). A handler that runs
- * longer than {@code leaseTime} loses its lease, and another consumer may deliver the message again.
+ * is recorded (back-off, or the dead-letter table after the last attempt). While the bean works,
+ * the poller renews the lease ({@link LeaseRenewals}), so a handler may run longer than
+ * {@code leaseTime} and is not delivered again meanwhile, as long as this server lives. A message
+ * whose lease was taken over all the same (the lease ran out while the server stalled or could not
+ * reach the database) is the new holder's: it is neither acknowledged nor recorded here, only reported.
  */
 final class UntransactedSequence implements DeliverySequence {
 
@@ -46,28 +49,43 @@ final class UntransactedSequence implements DeliverySequence {
         }
         Instant claimedAt = Instant.now();
         List<QueueMessage> messages = leased.stream().map(LeasedMessage::message).toList();
-        try {
-            endpoint.beforeDelivery(activation.method);
-        } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
-            outcomes.giveBack(leased); // the bean never saw them
-            throw e;
-        }
+        LeaseRenewals.Lease lease = activation.renewals.hold(leased);
+        List<LeasedMessage> held;
         Throwable failure = null;
         try {
-            Delivery.deliver(activation, endpoint, messages);
-        } catch (Throwable t) {
-            failure = t;
+            try {
+                endpoint.beforeDelivery(activation.method);
+            } catch (ResourceException | NoSuchMethodException | RuntimeException e) {
+                giveBack(lease.end()); // the bean never saw them
+                throw e;
+            }
+            try {
+                Delivery.deliver(activation, endpoint, messages);
+            } catch (Throwable t) {
+                failure = t;
+            } finally {
+                endpoint.afterDelivery();
+            }
         } finally {
-            endpoint.afterDelivery();
+            held = lease.end(); // the leases still this delivery's: the others were reported taken over
+        }
+        if (held.isEmpty()) {
+            return true;
         }
         // settle: record: acknowledged with its journal row, or the failure counted
         if (failure == null) {
-            monitor.committed(messages.size());
-            outcomes.acknowledge(leased, claimedAt);
+            monitor.committed(held.size());
+            outcomes.acknowledge(held, claimedAt);
         } else {
-            monitor.rolledBack(messages.size(), Delivery.describe(failure));
-            outcomes.failed(leased, settings.exceptionPolicy().failure(failure), claimedAt);
+            monitor.rolledBack(held.size(), Delivery.describe(failure));
+            outcomes.failed(held, settings.exceptionPolicy().failure(failure), claimedAt);
         }
         return true;
+    }
+
+    private void giveBack(List<LeasedMessage> held) {
+        if (!held.isEmpty()) {
+            outcomes.giveBack(held);
+        }
     }
 }

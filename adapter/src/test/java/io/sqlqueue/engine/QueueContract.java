@@ -1209,6 +1209,44 @@ abstract class QueueContract {
         assertFalse(queue.ack(connection, second.get(0)), "acknowledging twice says so");
     }
 
+    /**
+     * A renewal extends the leases still held, in one batch, resuming one that ran out but that no
+     * one took, and returns those taken over by another consumer or gone, changing nothing of theirs.
+     */
+    @Test
+    void aRenewalExtendsTheLeasesStillHeldAndReturnsThoseTakenOver() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            queue.send(connection, text("m" + i));
+        }
+        List<LeasedMessage> leased = queue.lease(connection, 3, Duration.ofMinutes(5));
+        assertEquals(3, leased.size());
+        LeasedMessage kept = leased.get(0), takenOver = leased.get(1), acknowledged = leased.get(2);
+        String q = queue.dialect().qualified(queue.name());
+        try (PreparedStatement ps = connection.prepareStatement("UPDATE " + q + " SET lease_token = ? WHERE id = ?")) {
+            ps.setLong(1, takenOver.leaseToken() ^ 1); // another consumer's lease
+            ps.setLong(2, takenOver.message().id());
+            assertEquals(1, ps.executeUpdate());
+        }
+        assertTrue(queue.ack(connection, acknowledged));
+        // kept's lease ran out an hour ago, and no one has taken the message yet
+        setTime(queue, queue.name(), "visible_at", kept.message().id(), Instant.now().minus(Duration.ofHours(1)));
+
+        assertEquals(List.of(takenOver, acknowledged), queue.renew(connection, leased, Duration.ofMinutes(5)));
+        queue.revealDue(connection);
+        assertEquals(List.of(), queue.lease(connection, 3, Duration.ofMinutes(1)),
+                "the renewed lease hides its message again, the one taken over is still the other consumer's");
+        assertEquals(List.of(1, 1), hiddenColumn());
+        assertEquals(List.of(takenOver), queue.renew(connection, List.of(takenOver), Duration.ofMinutes(1)),
+                "one alone, the same");
+        assertEquals(FailureOutcome.STALE, queue.nack(connection, takenOver, "too late"));
+        assertTrue(queue.ack(connection, kept), "the renewed lease is still its holder's");
+        assertEquals(1, queueRows(), "the message taken over is the other consumer's");
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT attempts FROM " + q)) {
+            assertTrue(rs.next());
+            assertEquals(1, rs.getInt(1), "a renewal counts no attempt");
+        }
+    }
+
     @Test
     void aCancelTakesAMessageWhoseLeaseRanOutAndTheLateAckFindsNothing() throws Exception {
         long id = queue.send(connection, OutgoingMessage.text("work").dedupKey("work-1").build());

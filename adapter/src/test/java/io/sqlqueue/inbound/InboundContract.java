@@ -211,6 +211,43 @@ abstract class InboundContract {
         }
     }
 
+    /** What the adapter logs (the loggers under io.sqlqueue) until closed. */
+    private static final class LogCapture implements AutoCloseable {
+        private final java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.sqlqueue");
+        private final List<java.util.logging.LogRecord> records = Collections.synchronizedList(new ArrayList<>());
+        private final java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        LogCapture() {
+            log.addHandler(handler);
+        }
+
+        /** The messages logged so far at {@code level} or above. */
+        List<String> messages(java.util.logging.Level level) {
+            synchronized (records) {
+                return records.stream().filter(r -> r.getLevel().intValue() >= level.intValue())
+                        .map(r -> String.valueOf(r.getMessage())).toList();
+            }
+        }
+
+        @Override
+        public void close() {
+            log.removeHandler(handler);
+        }
+    }
+
     /** {@link #assertEachExactlyOnce} with no dead letters: every one of {@code ids} committed once. */
     private void assertExactlyOnce(List<Long> ids) throws Exception {
         assertEachExactlyOnce(Set.copyOf(ids), Set.of());
@@ -248,31 +285,13 @@ abstract class InboundContract {
                     + " AFTER DELETE AS BEGIN SET NOCOUNT ON; END");
         }
         List<Long> ids = send(1);
-        List<String> logged = Collections.synchronizedList(new ArrayList<>());
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.sqlqueue");
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                logged.add(String.valueOf(r.getMessage()));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
-        try {
+        try (LogCapture log = new LogCapture()) {
             QueueActivationSpec spec = spec();
             spec.setCreateQueue(false);
             activate(spec, recording(), false, true);
-            await("the activation refused the table", () -> List.copyOf(logged).stream().anyMatch(
-                    m -> m.contains("the queue table " + queue + " has an enabled trigger, " + queue + "_audit")));
-        } finally {
-            log.removeHandler(handler);
+            await("the activation refused the table", () -> log.messages(java.util.logging.Level.ALL).stream()
+                    .anyMatch(m -> m.contains("the queue table " + queue + " has an enabled trigger, " + queue
+                            + "_audit")));
         }
         assertTrue(committed.isEmpty(), "nothing delivered: " + committed);
         assertEquals(1, rows("queue"), "the message stays");
@@ -664,6 +683,141 @@ abstract class InboundContract {
             record.onMessages(messages);
         }, false, false);
         assertExactlyOnce(ids);
+    }
+
+    /**
+     * A bean without a transaction whose handler runs three times leaseTime (the shortest, a second)
+     * while a delivery slot is free, so the poller goes on looking and revealing, and a free thread
+     * would take over a lease that ran out: the poller renews each lease while its handler runs, so
+     * each message is delivered once, at its first attempt, and acknowledged.
+     */
+    @Test
+    void aNonTransactedHandlerThatOutlastsLeaseTimeKeepsItsLeaseAndEachMessageIsDeliveredOnce() throws Exception {
+        List<Long> ids = send(3);
+        QueueActivationSpec spec = spec();
+        spec.setLeaseTime(1000L);
+        spec.setMaxConcurrency(4); // one slot more than messages: another thread is there to take one over
+        Map<Long, List<Integer>> deliveries = new ConcurrentHashMap<>();
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            messages.forEach(m -> deliveries.computeIfAbsent(m.id(), k -> Collections.synchronizedList(
+                    new ArrayList<>())).add(m.attempt()));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3 * spec.getLeaseTime()));
+            record.onMessages(messages);
+        }, false, false);
+        assertExactlyOnce(ids);
+        Map<Long, List<Integer>> expected = new java.util.TreeMap<>();
+        ids.forEach(id -> expected.put(id, List.of(1)));
+        assertEquals(expected, new java.util.TreeMap<>(deliveries), "each delivered once, at its first attempt");
+    }
+
+    /**
+     * The lease of a message taken over while its handler runs (another consumer's token written in
+     * SQL, as when the lease ran out while the server stalled and another server leased the
+     * message): the renewal finds it and says so once (a WARNING naming the queue, the message and
+     * leaseTime; the consumer bean's LastError); when the handler returns, the message is not
+     * acknowledged: it is still queued under the other consumer's lease.
+     */
+    @Test
+    void aNonTransactedDeliveryWhoseLeaseIsTakenOverIsNotAcknowledgedAndSaysSoOnce() throws Exception {
+        long id = table.send(admin, OutgoingMessage.text("slow").build());
+        String q = table.dialect().qualified(table.name());
+        QueueActivationSpec spec = spec();
+        spec.setLeaseTime(1000L);
+        CountDownLatch inBean = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+        FakeContainer.Bean record = recording();
+        long other;
+        List<String> warnings;
+        try (LogCapture log = new LogCapture()) {
+            MessageEndpointFactory factory = activate(spec, messages -> {
+                inBean.countDown();
+                try {
+                    goOn.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                record.onMessages(messages);
+            }, false, false);
+            assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
+            // Paused, the poller starts no other delivery: the message taken over stays the other consumer's.
+            ManagementFactory.getPlatformMBeanServer().invoke(consumerBeanName(), "pause", null, null);
+            await("no delivery running but the one in the bean (and the poller)",
+                    () -> container.activeWorks.get() == 2);
+            other = count("SELECT lease_token FROM " + q + " WHERE id = " + id) ^ 1;
+            try (Statement s = admin.createStatement()) {
+                assertEquals(1, s.executeUpdate("UPDATE " + q + " SET lease_token = " + other + " WHERE id = " + id));
+            }
+            await("a renewal found the lease taken over", () -> String.valueOf(consumerBean("LastError"))
+                    .contains("the lease of message " + id + " was taken over"));
+            goOn.countDown();
+            adapter.endpointDeactivation(factory, spec); // returns once the delivery has ended
+            active.clear();
+            await("no poller or delivery left running", () -> container.activeWorks.get() == 0);
+            warnings = log.messages(java.util.logging.Level.WARNING).stream()
+                    .filter(m -> m.contains("message " + id + " of " + queue)).toList();
+        } finally {
+            goOn.countDown();
+        }
+        assertEquals(Map.of(id, 1), Map.copyOf(committed), "the bean ran once");
+        assertEquals(other, count("SELECT lease_token FROM " + q + " WHERE id = " + id),
+                "not acknowledged: still queued under the other consumer's lease");
+        assertEquals(1, count("SELECT attempts FROM " + q + " WHERE id = " + id), "nor its failure or return recorded");
+        assertEquals(0, rows("dlq"));
+        assertEquals(1, warnings.size(), "said once: " + warnings);
+        assertTrue(warnings.get(0).contains("is not acknowledged") && warnings.get(0).contains("leaseTime 1000 ms"),
+                warnings.get(0));
+    }
+
+    /**
+     * Undeployed while its handler outlasts leaseTime, a bean without a transaction keeps its lease
+     * for as long as the deactivation waits for the delivery (each renewal writes a new visible_at),
+     * and the message is acknowledged when the handler returns.
+     */
+    @Test
+    void aNonTransactedDeliveryKeepsItsLeaseWhileTheDeactivationWaitsForIt() throws Exception {
+        long id = table.send(admin, OutgoingMessage.text("caught by the undeployment").build());
+        QueueActivationSpec spec = spec();
+        spec.setLeaseTime(1000L);
+        CountDownLatch inBean = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+        FakeContainer.Bean record = recording();
+        MessageEndpointFactory factory = activate(spec, messages -> {
+            inBean.countDown();
+            try {
+                goOn.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            record.onMessages(messages);
+        }, false, false);
+        try {
+            assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
+            Thread deactivation = new Thread(() -> adapter.endpointDeactivation(factory, spec));
+            deactivation.start();
+            active.clear();
+            await("deactivation has begun and waits for the delivery",
+                    () -> deactivation.getState() == Thread.State.TIMED_WAITING
+                            && java.util.Arrays.stream(deactivation.getStackTrace()).anyMatch(f -> f.getClassName()
+                                    .equals(QueueActivation.class.getName()) && f.getMethodName().equals("stop")));
+            String q = table.dialect().qualified(table.name());
+            Set<String> leases = ConcurrentHashMap.newKeySet();
+            await("the lease renewed twice while the deactivation waits", () -> {
+                try (Statement s = admin.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT visible_at FROM " + q + " WHERE id = " + id)) {
+                    assertTrue(rs.next(), "the message is still queued, under its lease");
+                    leases.add(String.valueOf(rs.getObject(1)));
+                }
+                return leases.size() >= 3;
+            });
+            goOn.countDown();
+            deactivation.join();
+        } finally {
+            goOn.countDown();
+        }
+        assertEquals(Map.of(id, 1), Map.copyOf(committed), "delivered once");
+        assertEquals(0, rows("queue"), "acknowledged");
+        assertEquals(0, rows("dlq"));
     }
 
     /**
