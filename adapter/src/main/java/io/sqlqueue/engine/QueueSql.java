@@ -61,6 +61,14 @@ final class QueueSql {
     final SqlTemplate deadLetterRow;
     /** :id :token → update count: a lease given back uncounted, visible at once */
     final SqlTemplate releaseLeased;
+    /** :id :token :delay :error → update count: a lease given back uncounted, visible after :delay */
+    final SqlTemplate postponeLeased;
+    /**
+     * :id :newAttempts :delay :error → update count: a claimed message whose transaction rolled back,
+     * hidden for :delay, its attempt not counted. The fence "attempts < :newAttempts" is retryClaimed's:
+     * a row whose attempt another delivery has counted since is left as that one set it.
+     */
+    final SqlTemplate postponeClaimed;
     /**
      * → a row when some message is ready and, in key order, the first of its key (a poller of an
      * ordered queue would otherwise keep starting deliveries for messages waiting behind their key).
@@ -135,6 +143,10 @@ final class QueueSql {
                 + ", :orderingKey)");
         releaseLeased = new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, visible_at = " + d.now()
                 + ", hidden = NULL, lease_token = NULL" + byId + " AND lease_token = :token");
+        postponeLeased = new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, last_error = :error,"
+                + retryLater + byId + " AND lease_token = :token");
+        postponeClaimed = new SqlTemplate("UPDATE " + q + " SET last_error = :error," + retryLater + byId
+                + " AND attempts < :newAttempts");
         peek = new SqlTemplate(d.skippingIsolation() + d.anyRow("1", q + " AS m", d.ready() + order, Dialect.DEQUEUE_ORDER));
         reveal = new SqlTemplate(d.someRows(Dml.Change.update(q, "hidden = NULL"), d.hiddenAndDue(), "visible_at", "id")
                 .statement());
