@@ -79,6 +79,10 @@ final class CountedAfterRollback implements DeliverySequence {
                 outcomes.recordFailures(claimed, fault.describe(), claimedAt);
                 yield true;
             }
+            case POSTPONE -> {
+                outcomes.postponeClaimed(claimed, fault.describe());
+                yield true;
+            }
         };
     }
 }

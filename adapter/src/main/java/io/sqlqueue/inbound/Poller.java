@@ -102,7 +102,10 @@ final class Poller implements Work {
         }
     }
 
-    /** One turn: waits while paused, backed off or without a free delivery slot; else looks at the queue. */
+    /**
+     * One turn: waits while paused, backed off, in the circuit breaker's pause or without a free
+     * delivery slot; else looks at the queue.
+     */
     private void turn() {
         long backOff;
         if (activation.paused()) {
@@ -110,6 +113,10 @@ final class Poller implements Work {
             activation.pause(settings.maxPollInterval()); // resume() wakes us
         } else if ((backOff = activation.backOffRemaining()) > 0) {
             activation.pause(backOff); // the container had no bean instance for a delivery
+        } else if ((backOff = activation.breaker.waitMillis()) > 0) {
+            // The circuit breaker's pause between deliveries, a turn at least every maxPollInterval (liveness).
+            monitor.circuitPause();
+            activation.pause(Math.min(backOff, settings.maxPollInterval()));
         } else if (!activation.tryTakeSlot()) {
             if (housekeeping.revealIsDue()) {
                 housekeeping.revealDue();

@@ -149,6 +149,18 @@ public class QueueActivationSpec implements ActivationSpec {
             + " by AND, each name = 'value' or name IN ('a', 'b'). Empty: every message.")
     private String subscriptionFilter = "";
 
+    @ConfigProperty(description = "Consecutive failed deliveries (the bean threw or rolled back) that open the"
+            + " circuit breaker, 0 to 1000; 0: off. Open, it delivers one message at a time after a pause"
+            + " (pollInterval doubling to circuitBreakerMaxPause), counts no failure against the messages (they go"
+            + " back hidden for two pauses) and dead-letters none for failing, until a delivery succeeds. For a"
+            + " bean whose own dependency can be down; a queue of only failing messages keeps it open.",
+            defaultValue = "0")
+    private Integer circuitBreakerFailures = 0;
+
+    @ConfigProperty(description = "Milliseconds the pause between deliveries grows to at most while the circuit"
+            + " breaker is open, 10 to 3600000.", defaultValue = "30000")
+    private Long circuitBreakerMaxPause = 30_000L;
+
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -185,6 +197,8 @@ public class QueueActivationSpec implements ActivationSpec {
                     + (attemptCounting == null ? "null" : "'" + attemptCounting + "'"));
         }
         range("journalRetention", journalRetention, 60_000, 31_536_000_000L);
+        range("circuitBreakerFailures", circuitBreakerFailures, 0, 1000);
+        range("circuitBreakerMaxPause", circuitBreakerMaxPause, 10, 3_600_000);
         if (!DEAD_LETTER.equals(expiredMessages) && !DISCARD.equals(expiredMessages)) {
             throw invalid("expiredMessages", "must be " + DEAD_LETTER + " or " + DISCARD + ", was "
                     + (expiredMessages == null ? "null" : "'" + expiredMessages + "'"));
@@ -261,7 +275,9 @@ public class QueueActivationSpec implements ActivationSpec {
                 + ", maxPollInterval=" + maxPollInterval + ", maxAttempts=" + maxAttempts + ", retryBackoff="
                 + retryBackoff + ", maxRetryBackoff=" + maxRetryBackoff + ", leaseTime=" + leaseTime + ", leaseAhead=" + leaseAhead
                 + ", attemptCounting=" + attemptCounting + ", orderedDelivery=" + orderedDelivery
-                + ", expiredMessages=" + expiredMessages
+                + ", expiredMessages=" + expiredMessages + ", circuitBreakerFailures=" + circuitBreakerFailures
+                + (Integer.valueOf(0).equals(circuitBreakerFailures) ? ""
+                        : ", circuitBreakerMaxPause=" + circuitBreakerMaxPause)
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
                         : deadLetterQueue) + ", createQueue=" + createQueue + ", journal=" + journal
                 + (Boolean.TRUE.equals(journal) ? ", journalRetention=" + journalRetention : "");
@@ -469,6 +485,22 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setSubscriptionFilter(String subscriptionFilter) {
         this.subscriptionFilter = subscriptionFilter == null ? "" : subscriptionFilter.trim();
+    }
+
+    public Integer getCircuitBreakerFailures() {
+        return circuitBreakerFailures;
+    }
+
+    public void setCircuitBreakerFailures(Integer circuitBreakerFailures) {
+        this.circuitBreakerFailures = circuitBreakerFailures;
+    }
+
+    public Long getCircuitBreakerMaxPause() {
+        return circuitBreakerMaxPause;
+    }
+
+    public void setCircuitBreakerMaxPause(Long circuitBreakerMaxPause) {
+        this.circuitBreakerMaxPause = circuitBreakerMaxPause;
     }
 
     public Boolean getCreateQueue() {

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * A bean without a transaction (bean-managed, or NOT_SUPPORTED): its messages are leased, which
  * counts the attempt, and acknowledged when {@code onMessage} returns; when it throws, the failure
- * is recorded (back-off, or the dead-letter table after the last attempt). A handler that runs
+ * is recorded (back-off, or the dead-letter table after the last attempt; while the circuit breaker
+ * is open, postponed uncounted). A handler that runs
  * longer than {@code leaseTime} loses its lease, and another consumer may deliver the message again.
  */
 final class UntransactedSequence implements DeliverySequence {
@@ -60,13 +61,19 @@ final class UntransactedSequence implements DeliverySequence {
         } finally {
             endpoint.afterDelivery();
         }
-        // settle: record: acknowledged with its journal row, or the failure counted
+        // settle: record: acknowledged with its journal row, or the failure counted (postponed while the breaker is open)
         if (failure == null) {
             monitor.committed(messages.size());
+            activation.breaker.succeeded();
             outcomes.acknowledge(leased, claimedAt);
         } else {
-            monitor.rolledBack(messages.size(), Delivery.describe(failure));
-            outcomes.failed(leased, Delivery.describe(failure), claimedAt);
+            String error = Delivery.describe(failure);
+            monitor.rolledBack(messages.size(), error);
+            if (activation.breaker.failed(error)) {
+                outcomes.failed(leased, error, claimedAt);
+            } else {
+                outcomes.postpone(leased, error);
+            }
         }
         return true;
     }
