@@ -102,8 +102,8 @@ final class CircuitBreaker {
             if (run < threshold) {
                 return true;
             }
+            openedAt = Instant.now(); // before open: a reader that sees it open sees when
             open = true;
-            openedAt = Instant.now();
             pauseNanos = firstPauseNanos;
             nextDeliveryNanos = now + pauseNanos;
             givenBack = 0;
