@@ -61,6 +61,14 @@ final class QueueSql {
     final SqlTemplate deadLetterRow;
     /** :id :token → update count: a lease given back uncounted, visible at once */
     final SqlTemplate releaseLeased;
+    /** :id :token :delay :error → update count: a lease given back uncounted, visible after :delay */
+    final SqlTemplate postponeLeased;
+    /**
+     * :id :newAttempts :delay :error → update count: a claimed message whose transaction rolled back,
+     * hidden for :delay, its attempt not counted. The fence "attempts < :newAttempts" is retryClaimed's:
+     * a row whose attempt another delivery has counted since is left as that one set it.
+     */
+    final SqlTemplate postponeClaimed;
     /**
      * :id :token :lease → update count: a lease extended, hidden for :lease ms from now, while its
      * token is still the one leased (0: another consumer has taken the message over, or it is gone)
@@ -162,6 +170,10 @@ final class QueueSql {
         // Babelfish runs the batch with the right counts, but plans and locks as PostgreSQL.
         renewLeased = new SqlTemplate("UPDATE " + q + " SET " + visibleAfter(d, "lease") + byId
                 + " AND lease_token = :token");
+        postponeLeased = new SqlTemplate("UPDATE " + q + " SET attempts = attempts - 1, last_error = :error,"
+                + retryLater + byId + " AND lease_token = :token");
+        postponeClaimed = new SqlTemplate("UPDATE " + q + " SET last_error = :error," + retryLater + byId
+                + " AND attempts < :newAttempts");
         peek = new SqlTemplate(d.skippingIsolation() + d.anyRow("1", q + " AS m", d.ready() + order, Dialect.DEQUEUE_ORDER));
         reveal = new SqlTemplate(d.someRows(Dml.Change.update(q, "hidden = NULL"), d.hiddenAndDue(), "visible_at", "id")
                 .statement());

@@ -593,6 +593,53 @@ public final class QueueTable {
     }
 
     /**
+     * Gives a leased message back after a failure without counting it: its attempt count as before
+     * the lease, as {@link #release} leaves it, but visible again only after {@code delay} (a delay of
+     * a second or more: at the first {@link #revealDue} after it), with {@code error} as its
+     * {@code last_error}. For a failure that is not the message's (the consumer's circuit breaker is
+     * open). {@code false} when the lease is no longer this one's.
+     *
+     * @throws IllegalArgumentException when {@code delay} is negative or longer than {@link RetryPolicy#MAX_BACKOFF}
+     */
+    public boolean postpone(Connection c, LeasedMessage m, Duration delay, String error) throws SQLException {
+        long millis = checkDelay(delay);
+        return retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = sql.postponeLeased.prepare(c)) {
+                return b.setLong("id", m.message().id()).setLong("token", m.leaseToken()).setMillis("delay", millis)
+                        .setString("error", Dialect.truncateError(error)).executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * Hides a message taken by {@link #claim} whose transaction rolled back for {@code delay}, with
+     * {@code error} as its {@code last_error}, without counting the attempt: {@link #recordFailure}
+     * for a failure that is not the message's (the consumer's circuit breaker is open). Run it in a
+     * new transaction after the rollback. {@code false} when the message is gone or another delivery
+     * has counted this attempt since (then it stays as that one left it).
+     *
+     * @throws IllegalArgumentException when {@code delay} is negative or longer than {@link RetryPolicy#MAX_BACKOFF}
+     */
+    public boolean postpone(Connection c, QueueMessage claimed, Duration delay, String error) throws SQLException {
+        long millis = checkDelay(delay);
+        return retryingLockConflicts(c, () -> {
+            try (SqlTemplate.Bound b = sql.postponeClaimed.prepare(c)) {
+                return b.setLong("id", claimed.id()).setInt("newAttempts", claimed.attempt())
+                        .setMillis("delay", millis).setString("error", Dialect.truncateError(error))
+                        .executeUpdate() == 1;
+            }
+        });
+    }
+
+    private static long checkDelay(Duration delay) {
+        if (delay == null || delay.isNegative() || delay.compareTo(RetryPolicy.MAX_BACKOFF) > 0) {
+            throw new IllegalArgumentException("a postponement must be between 0 and " + RetryPolicy.MAX_BACKOFF
+                    + ", was " + delay);
+        }
+        return delay.toMillis();
+    }
+
+    /**
      * Records that the delivery of a message taken by {@link #claim} failed and its transaction
      * rolled back: run it in a new transaction after the rollback. Raises the attempt count,
      * stores {@code error} and hides the message for the retry back-off, or moves it to the

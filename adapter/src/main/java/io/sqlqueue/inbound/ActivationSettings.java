@@ -25,13 +25,15 @@ import java.time.Duration;
  * @param journal whether the completion journal is written
  * @param journalRetention how long journal rows are kept
  * @param subscription the topic subscription consumed, or null
+ * @param circuitBreakerFailures consecutive failed deliveries that open the {@link CircuitBreaker}; 0: off
+ * @param circuitBreakerMaxPause milliseconds the pause between deliveries grows to at most while it is open
  * @param description the settings for the activation's log line, without the password
  */
 record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retryPolicy,
         ExceptionPolicy exceptionPolicy, int maxConcurrency,
         int claimSize, long pollInterval, long maxPollInterval, Duration leaseTime, int leaseAhead, boolean ordered,
         boolean discardsExpired, boolean createQueue, boolean journal, Duration journalRetention,
-        Subscription subscription, String description) {
+        Subscription subscription, int circuitBreakerFailures, long circuitBreakerMaxPause, String description) {
 
     /** A durable subscription to a topic, whose queue the activation consumes. */
     record Subscription(String topic, String name, String filter) {
@@ -60,6 +62,6 @@ record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retr
                 Duration.ofMillis(spec.getJournalRetention()),
                 spec.subscribes() ? new Subscription(spec.getTopic(), spec.getSubscriptionName(),
                         spec.getSubscriptionFilter()) : null,
-                spec.toString());
+                spec.getCircuitBreakerFailures(), spec.getCircuitBreakerMaxPause(), spec.toString());
     }
 }

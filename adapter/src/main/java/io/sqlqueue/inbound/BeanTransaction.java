@@ -27,7 +27,12 @@ final class BeanTransaction implements Synchronization {
         /** Back to the queue, uncounted; this delivery thread stops. */
         GIVE_BACK,
         /** The attempt counts: back-off, or the dead-letter table after the last. */
-        COUNT_FAILURE
+        COUNT_FAILURE,
+        /**
+         * The bean's failure while the circuit breaker is open: not counted, back to the queue hidden
+         * for {@link CircuitBreaker#postponement()}.
+         */
+        POSTPONE
     }
 
     private final QueueActivation activation;
@@ -133,11 +138,16 @@ final class BeanTransaction implements Synchronization {
      * committed), counted in the consumer bean. A fault of the adapter's, or any while nothing
      * reached the bean, gives them back uncounted and the poller waits a little; so does the bean's
      * during deactivation, which likely broke the delivery itself (counting it could dead-letter a
-     * good message that a few redeployments caught in flight).
+     * good message that a few redeployments caught in flight). The bean's own outcomes feed the
+     * circuit breaker, which, open, has its failures postponed rather than counted; an unrecoverable
+     * failure ({@link ExceptionPolicy}) is the message's own and neither feeds nor waits for it.
      */
     Settlement settle(Fault fault, int delivered) {
         if (fault == null) {
             monitor.committed(delivered);
+            if (delivered > 0) {
+                activation.breaker.succeeded();
+            }
             return Settlement.COMMITTED;
         }
         if (delivered == 0 && fault.cause() == null) {
@@ -154,7 +164,10 @@ final class BeanTransaction implements Synchronization {
             QueueActivation.LOG.fine(() -> "not counting a failed attempt during deactivation: " + error);
             return Settlement.GIVE_BACK;
         }
-        return Settlement.COUNT_FAILURE;
+        if (fault.failure(activation.settings.exceptionPolicy()).unrecoverable()) {
+            return Settlement.COUNT_FAILURE; // the message's own fault, not an outage's: dead-lettered now, breaker or not
+        }
+        return activation.breaker.failed(error) ? Settlement.COUNT_FAILURE : Settlement.POSTPONE;
     }
 
     private void markRollbackOnly() {

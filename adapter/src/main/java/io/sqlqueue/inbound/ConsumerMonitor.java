@@ -69,6 +69,11 @@ final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessC
         pausedPolls.increment();
     }
 
+    /** The poller waits out the circuit breaker's pause: a turn, which liveness looks for. */
+    void circuitPause() {
+        turned();
+    }
+
     /** Messages handed to the bean now; returns the start time for {@link #processed}. */
     long delivering(List<QueueMessage> messages) {
         turned();
@@ -136,8 +141,11 @@ final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessC
     }
 
     private ConsumerHealth.Facts facts() {
-        return new ConsumerHealth.Facts(getQueue(), getDatabase(), getEndpoint(), isPaused(), lastLook, lastError,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastTurnNanos), getInFlight(),
+        CircuitBreaker breaker = activation.breaker;
+        ConsumerHealth.Circuit circuit = !breaker.enabled() ? ConsumerHealth.Circuit.OFF
+                : breaker.isOpen() ? ConsumerHealth.Circuit.OPEN : ConsumerHealth.Circuit.CLOSED;
+        return new ConsumerHealth.Facts(getQueue(), getDatabase(), getEndpoint(), isPaused(), circuit, lastLook,
+                lastError, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastTurnNanos), getInFlight(),
                 settings.maxPollInterval());
     }
 
@@ -232,6 +240,22 @@ final class ConsumerMonitor implements ConsumerMXBean, ReadinessCheck, LivenessC
     @Override
     public String getLastError() {
         return lastError;
+    }
+
+    @Override
+    public boolean isCircuitOpen() {
+        return activation.breaker.isOpen();
+    }
+
+    @Override
+    public int getConsecutiveFailures() {
+        return activation.breaker.consecutiveFailures();
+    }
+
+    @Override
+    public String getCircuitOpenedAt() {
+        Instant openedAt = activation.breaker.openedAt();
+        return openedAt == null ? "" : openedAt.toString();
     }
 
     @Override

@@ -79,6 +79,10 @@ final class CountedAfterRollback implements DeliverySequence {
                 outcomes.recordFailures(claimed, fault.failure(settings.exceptionPolicy()), claimedAt);
                 yield true;
             }
+            case POSTPONE -> {
+                outcomes.postponeClaimed(claimed, fault.describe());
+                yield true;
+            }
         };
     }
 }

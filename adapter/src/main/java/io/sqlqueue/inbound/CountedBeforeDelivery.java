@@ -99,6 +99,10 @@ final class CountedBeforeDelivery implements DeliverySequence {
                 outcomes.failed(taken, fault.failure(settings.exceptionPolicy()), claimedAt);
                 yield true;
             }
+            case POSTPONE -> {
+                outcomes.postpone(taken, fault.describe());
+                yield true;
+            }
         };
     }
 

@@ -54,7 +54,7 @@ final class Delivery implements Work {
             }
             DeliverySequence sequence = DeliverySequence.of(activation, this);
             try {
-                while (goesOn() && sequence.deliverNext(endpoint, channel)) {
+                while (!halted() && sequence.deliverNext(endpoint, channel) && goesOn()) {
                     // next message
                 }
             } finally {
@@ -89,9 +89,17 @@ final class Delivery implements Work {
         }
     }
 
-    /** Whether this thread delivers another message after the current one. */
+    /**
+     * Whether this thread delivers another message after the current one: not while the circuit
+     * breaker is open, when the poller starts each delivery on a thread of its own after a pause.
+     */
     boolean goesOn() {
-        return !released && !activation.stopping() && !activation.paused();
+        return !halted() && !activation.breaker.isOpen();
+    }
+
+    /** Released, or the activation stopping or paused: this thread starts no delivery. */
+    private boolean halted() {
+        return released || activation.stopping() || activation.paused();
     }
 
     /** Calls the bean's listener method with one message, or a batch, timed in the consumer bean. */

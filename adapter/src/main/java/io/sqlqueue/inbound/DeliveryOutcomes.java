@@ -11,6 +11,7 @@ import io.sqlqueue.engine.UndeliverableMessage;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,10 @@ import java.util.logging.Level;
 /**
  * Writes down how an activation's deliveries ended, each in a short transaction of its own after
  * the delivery (except {@link #journalCompleted}, which joins it): acknowledged, failed (back-off
- * or dead letters), given back uncounted, or dead-lettered by the lease. None of these lose a
- * message when the database is unreachable: they are tried again when it answers, and should the
- * server stop first, the lease runs out and the message comes back.
+ * or dead letters), given back uncounted (at once, or postponed while the circuit breaker is open),
+ * or dead-lettered by the lease. None of these lose a message when the database is unreachable:
+ * they are tried again when it answers, and should the server stop first, the lease runs out and
+ * the message comes back.
  */
 final class DeliveryOutcomes {
 
@@ -78,6 +80,29 @@ final class DeliveryOutcomes {
             QueueActivation.LOG.fine(() -> "message " + message.id() + " of " + message.queue()
                     + " failed (attempt " + message.attempt() + "): " + error + " -> " + outcome);
         }
+    }
+
+    /**
+     * Failed deliveries while the circuit breaker is open: their attempt not counted (as when given
+     * back), hidden for its {@link CircuitBreaker#postponement()} so that the next delivery takes others.
+     */
+    void postpone(List<LeasedMessage> leased, String error) {
+        Duration delay = activation.breaker.postponement();
+        inOwnTransaction("postpone", (c, table) -> {
+            for (LeasedMessage m : leased) {
+                table.postpone(c, m, delay, error);
+            }
+        });
+    }
+
+    /** As {@link #postpone}, for claimed deliveries after their rollback (attemptCounting=afterRollback). */
+    void postponeClaimed(List<QueueMessage> claimed, String error) {
+        Duration delay = activation.breaker.postponement();
+        inOwnTransaction("postpone", (c, table) -> {
+            for (QueueMessage m : claimed) {
+                table.postpone(c, m, delay, error);
+            }
+        });
     }
 
     /** Messages that never reached the bean: visible again at once, their attempt not counted. */

@@ -145,7 +145,10 @@ final class Poller implements Work {
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999));
     }
 
-    /** One turn: waits while paused, backed off or without a free delivery slot; else looks at the queue. */
+    /**
+     * One turn: waits while paused, backed off, in the circuit breaker's pause or without a free
+     * delivery slot; else looks at the queue.
+     */
     private void turn() {
         renewals.renewDue();
         long backOff;
@@ -154,6 +157,10 @@ final class Poller implements Work {
             pause(settings.maxPollInterval()); // resume() wakes us
         } else if ((backOff = activation.backOffRemaining()) > 0) {
             pause(backOff); // the container had no bean instance for a delivery
+        } else if ((backOff = activation.breaker.waitMillis()) > 0) {
+            // The circuit breaker's pause between deliveries, a turn at least every maxPollInterval (liveness).
+            monitor.circuitPause();
+            pause(Math.min(backOff, settings.maxPollInterval()));
         } else if (!activation.tryTakeSlot()) {
             if (housekeeping.revealIsDue()) {
                 housekeeping.revealDue();

@@ -79,6 +79,8 @@ final class QueueActivation {
     final DeliveryOutcomes outcomes;
     /** The leases of the deliveries to a bean without a transaction, renewed by the poller while they run. */
     final LeaseRenewals renewals;
+    /** Fed by each delivery's outcome; while open, one delivery at a time after a pause. */
+    final CircuitBreaker breaker;
     private ObjectName monitorName;
 
     QueueActivation(QueueResourceAdapter adapter, WorkManager workManager, MessageEndpointFactory factory,
@@ -106,6 +108,9 @@ final class QueueActivation {
         this.mode = DeliverySequence.Mode.of(transacted,
                 QueueActivationSpec.BEFORE_DELIVERY.equals(spec.getAttemptCounting()));
         this.slots = new Semaphore(settings.maxConcurrency());
+        this.breaker = new CircuitBreaker(settings.circuitBreakerFailures(), settings.pollInterval(),
+                settings.circuitBreakerMaxPause(), "delivery of " + settings.queue() + " to "
+                + (bean == null ? "its endpoint" : bean.getName()));
         TableName queue = TableName.parse(settings.queue());
         this.held = new HeldMessages(this::wake);
         this.monitor = new ConsumerMonitor(this); // once every field above is set
@@ -353,8 +358,14 @@ final class QueueActivation {
         return o == null ? null : o.journal();
     }
 
-    /** Takes a delivery slot if one is free. */
+    /**
+     * Takes a delivery slot if one is free; while the circuit breaker is open, only when no delivery
+     * runs: one at a time. (Only the poller takes slots, so none is taken between the look and the take.)
+     */
     boolean tryTakeSlot() {
+        if (breaker.isOpen() && slots.availablePermits() < settings.maxConcurrency()) {
+            return false;
+        }
         return slots.tryAcquire();
     }
 

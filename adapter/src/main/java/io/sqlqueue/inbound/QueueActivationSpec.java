@@ -162,6 +162,18 @@ public class QueueActivationSpec implements ActivationSpec {
             + " by AND, each name = 'value' or name IN ('a', 'b'). Empty: every message.")
     private String subscriptionFilter = "";
 
+    @ConfigProperty(description = "Consecutive failed deliveries (the bean threw or rolled back) that open the"
+            + " circuit breaker, 0 to 1000; 0: off. Open, it delivers one message at a time after a pause"
+            + " (pollInterval doubling to circuitBreakerMaxPause), counts no failure against the messages (they go"
+            + " back hidden for two pauses) and dead-letters none for failing, until a delivery succeeds. For a"
+            + " bean whose own dependency can be down; a queue of only failing messages keeps it open.",
+            defaultValue = "0")
+    private Integer circuitBreakerFailures = 0;
+
+    @ConfigProperty(description = "Milliseconds the pause between deliveries grows to at most while the circuit"
+            + " breaker is open, 10 to 3600000.", defaultValue = "30000")
+    private Long circuitBreakerMaxPause = 30_000L;
+
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -200,6 +212,8 @@ public class QueueActivationSpec implements ActivationSpec {
         range("journalRetention", journalRetention, 60_000, 31_536_000_000L);
         classNames("unrecoverableExceptions", unrecoverableExceptions);
         classNames("retryableExceptions", retryableExceptions);
+        range("circuitBreakerFailures", circuitBreakerFailures, 0, 1000);
+        range("circuitBreakerMaxPause", circuitBreakerMaxPause, 10, 3_600_000);
         if (!DEAD_LETTER.equals(expiredMessages) && !DISCARD.equals(expiredMessages)) {
             throw invalid("expiredMessages", "must be " + DEAD_LETTER + " or " + DISCARD + ", was "
                     + (expiredMessages == null ? "null" : "'" + expiredMessages + "'"));
@@ -292,6 +306,9 @@ public class QueueActivationSpec implements ActivationSpec {
                 + ", expiredMessages=" + expiredMessages
                 + (unrecoverableExceptions.isEmpty() ? "" : ", unrecoverableExceptions=" + unrecoverableExceptions)
                 + (retryableExceptions.isEmpty() ? "" : ", retryableExceptions=" + retryableExceptions)
+                + ", circuitBreakerFailures=" + circuitBreakerFailures
+                + (Integer.valueOf(0).equals(circuitBreakerFailures) ? ""
+                        : ", circuitBreakerMaxPause=" + circuitBreakerMaxPause)
                 + ", deadLetterQueue=" + (deadLetterQueue.isEmpty() ? queue + QueueTable.DEAD_LETTER_SUFFIX
                         : deadLetterQueue) + ", createQueue=" + createQueue + ", journal=" + journal
                 + (Boolean.TRUE.equals(journal) ? ", journalRetention=" + journalRetention : "");
@@ -499,6 +516,22 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setSubscriptionFilter(String subscriptionFilter) {
         this.subscriptionFilter = subscriptionFilter == null ? "" : subscriptionFilter.trim();
+    }
+
+    public Integer getCircuitBreakerFailures() {
+        return circuitBreakerFailures;
+    }
+
+    public void setCircuitBreakerFailures(Integer circuitBreakerFailures) {
+        this.circuitBreakerFailures = circuitBreakerFailures;
+    }
+
+    public Long getCircuitBreakerMaxPause() {
+        return circuitBreakerMaxPause;
+    }
+
+    public void setCircuitBreakerMaxPause(Long circuitBreakerMaxPause) {
+        this.circuitBreakerMaxPause = circuitBreakerMaxPause;
     }
 
     public Boolean getCreateQueue() {

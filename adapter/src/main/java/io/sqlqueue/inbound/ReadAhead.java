@@ -50,7 +50,9 @@ final class ReadAhead {
             giveBack(); // too close to running out: another consumer could take them over mid-delivery
         }
         if (ready.isEmpty()) {
-            List<LeasedMessage> leased = leases.leaseCommitted(channel, settings.leaseAhead());
+            // while the circuit breaker is open the thread delivers once: it leases nothing ahead
+            List<LeasedMessage> leased = leases.leaseCommitted(channel,
+                    activation.breaker.isOpen() ? settings.claimSize() : settings.leaseAhead());
             if (leased == null || leased.isEmpty()) {
                 return leased;
             }

@@ -1,6 +1,7 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.DeliveryFailure;
 import io.sqlqueue.engine.LeasedMessage;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
@@ -11,7 +12,8 @@ import java.util.List;
 /**
  * A bean without a transaction (bean-managed, or NOT_SUPPORTED): its messages are leased, which
  * counts the attempt, and acknowledged when {@code onMessage} returns; when it throws, the failure
- * is recorded (back-off, or the dead-letter table after the last attempt). While the bean works,
+ * is recorded (back-off, or the dead-letter table after the last attempt or when it is unrecoverable;
+ * while the circuit breaker is open, postponed uncounted). While the bean works,
  * the poller renews the lease ({@link LeaseRenewals}), so a handler may run longer than
  * {@code leaseTime} and is not delivered again meanwhile, as long as this server lives. A message
  * whose lease was taken over all the same (the lease ran out while the server stalled or could not
@@ -72,13 +74,21 @@ final class UntransactedSequence implements DeliverySequence {
         if (held.isEmpty()) {
             return true;
         }
-        // settle: record: acknowledged with its journal row, or the failure counted
+        // settle: record: acknowledged with its journal row, or the failure counted (postponed while the breaker is open)
         if (failure == null) {
             monitor.committed(held.size());
+            activation.breaker.succeeded();
             outcomes.acknowledge(held, claimedAt);
         } else {
-            monitor.rolledBack(held.size(), Delivery.describe(failure));
-            outcomes.failed(held, settings.exceptionPolicy().failure(failure), claimedAt);
+            String error = Delivery.describe(failure);
+            monitor.rolledBack(held.size(), error);
+            DeliveryFailure recorded = settings.exceptionPolicy().failure(failure);
+            // an unrecoverable failure is the message's own, not an outage's: dead-lettered now, breaker or not
+            if (recorded.unrecoverable() || activation.breaker.failed(error)) {
+                outcomes.failed(held, recorded, claimedAt);
+            } else {
+                outcomes.postpone(held, error);
+            }
         }
         return true;
     }

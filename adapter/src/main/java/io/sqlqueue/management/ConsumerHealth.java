@@ -22,7 +22,10 @@ import java.util.Map;
  * at least every maxPollInterval; the margin covers a connection wait in the server's pool (60 s by
  * default on Payara) and a connect time-out.
  * <p>
- * There is no circuit breaker in the adapter: when there is one, its state belongs in readiness.
+ * An open circuit breaker leaves readiness up too, for the same reason as a pause: the bean's own
+ * dependency is down, on every server alike, and taking this one out of its load balancer would
+ * stop its senders and bring nothing back. {@code circuit} ({@code off}, {@code closed},
+ * {@code open}) is in the data, and CircuitOpen in JMX and {@code /metrics}.
  */
 public final class ConsumerHealth {
 
@@ -37,13 +40,26 @@ public final class ConsumerHealth {
         FAILED
     }
 
+    /** The activation's circuit breaker. */
+    public enum Circuit {
+        /** circuitBreakerFailures is 0. */
+        OFF,
+        CLOSED,
+        OPEN;
+
+        /** As the check's data shows it. */
+        String text() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
     /**
      * One reading of an activation's state.
      *
      * @param lastError            the bean's LastError: why the last look failed, when it did
      * @param millisSinceLastTurn  since the poller's last turn or a delivery's progress (or the activation)
      */
-    public record Facts(String queue, String database, String bean, boolean paused, LastLook lastLook,
+    public record Facts(String queue, String database, String bean, boolean paused, Circuit circuit, LastLook lastLook,
             String lastError, long millisSinceLastTurn, int inFlight, long maxPollIntervalMillis) {
     }
 
@@ -64,6 +80,7 @@ public final class ConsumerHealth {
             case FAILED -> "failed";
         });
         data.put("paused", f.paused());
+        data.put("circuit", f.circuit().text());
         if (f.lastLook() == LastLook.FAILED) {
             data.put("error", f.lastError());
         }

@@ -79,6 +79,19 @@ public interface ConsumerMXBean {
     @Description("Whether the consumer is paused: it starts no delivery until resume()")
     boolean isPaused();
 
+    /** The activation's circuit breaker, circuitBreakerFailures above 0; never open when that is 0. */
+    @Description("Whether the circuit breaker is open: after circuitBreakerFailures failed deliveries in a row, one"
+            + " delivery at a time after a growing pause, failures not counted against the messages, until one"
+            + " succeeds")
+    boolean isCircuitOpen();
+
+    /** Counted with the breaker off too, to choose a threshold by. */
+    @Description("Failed deliveries in a row (the bean threw or rolled back); 0 after one that succeeds")
+    int getConsecutiveFailures();
+
+    @Description("When the circuit breaker opened (ISO-8601, UTC); empty while it is closed")
+    String getCircuitOpenedAt();
+
     /** What Payara's {@code /health/ready} shows for this consumer: {@link ConsumerHealth} says when it is up. */
     @Description("UP when the database answered the poller's last look at the queue (paused or not), else DOWN;"
             + " then the check's data")

@@ -66,6 +66,8 @@ final class MetricFigures {
             f.counter("sqlqueue_consumer_paused_polls_total", "PausedPolls", c::getPausedPolls);
             f.gauge("sqlqueue_consumer_in_flight", "InFlight", c::getInFlight);
             f.gauge("sqlqueue_consumer_paused", "Paused", () -> c.isPaused() ? 1 : 0);
+            f.gauge("sqlqueue_consumer_circuit_open", "CircuitOpen", () -> c.isCircuitOpen() ? 1 : 0);
+            f.gauge("sqlqueue_consumer_consecutive_failures", "ConsecutiveFailures", c::getConsecutiveFailures);
             f.quantiles("sqlqueue_consumer_latency_seconds", "Latency", c::getLatencyP50Millis,
                     c::getLatencyP95Millis, c::getLatencyP99Millis);
             f.quantiles("sqlqueue_consumer_processing_seconds", "Processing", c::getProcessingP50Millis,

@@ -1522,6 +1522,78 @@ abstract class QueueContract {
         connection.commit();
     }
 
+    /** A failure that is not the message's (its consumer's circuit breaker is open): back later, uncounted. */
+    @Test
+    void aPostponedLeaseKeepsItsAttemptCountAndComesBackAfterTheDelay() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(2, Duration.ZERO, Duration.ZERO));
+        long id = q.send(connection, text("its consumer's dependency is down"));
+        q.send(connection, text("behind it"));
+        LeasedMessage leased = q.lease(connection, 1, Duration.ofMinutes(1)).get(0);
+        assertEquals(id, leased.message().id());
+
+        assertTrue(q.postpone(connection, leased, Duration.ofSeconds(2), "the stock service is down"));
+        assertFalse(q.postpone(connection, leased, Duration.ofSeconds(2), "twice?"), "the lease is no longer this one's");
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT attempts, last_error FROM " + q.dialect().qualified(q.name()) + " WHERE id = " + id)) {
+            assertTrue(rs.next());
+            assertEquals(0, rs.getInt(1), "the attempt of the lease taken back");
+            assertEquals("the stock service is down", rs.getString(2));
+        }
+        List<LeasedMessage> next = q.lease(connection, 5, Duration.ofMinutes(1));
+        assertEquals(List.of("behind it"), texts(next.stream().map(LeasedMessage::message).toList()),
+                "the postponed one waits out its delay; the next lease takes the others");
+        assertTrue(q.ack(connection, next.get(0)));
+        List<LeasedMessage> again = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the delay ends", () -> {
+            q.revealDue(connection);
+            again.addAll(q.lease(connection, 1, Duration.ofMinutes(1)));
+            return !again.isEmpty();
+        });
+        assertEquals(id, again.get(0).message().id());
+        assertEquals(1, again.get(0).message().attempt(), "still its first attempt: the postponement counted none");
+        assertThrows(IllegalArgumentException.class, () -> q.postpone(connection, again.get(0), Duration.ofMillis(-1), "x"));
+    }
+
+    @Test
+    void aPostponedClaimAfterItsRollbackKeepsItsAttemptCountUnlessAnotherDeliveryCountedIt() throws Exception {
+        QueueTable q = newQueue(new RetryPolicy(2, Duration.ZERO, Duration.ZERO));
+        long id = q.send(connection, text("its consumer's dependency is down"));
+        q.send(connection, text("behind it"));
+        connection.setAutoCommit(false);
+        QueueMessage first = q.claim(connection, 1).get(0);
+        assertEquals(id, first.id());
+        connection.rollback();
+        assertTrue(q.postpone(connection, first, Duration.ofSeconds(2), "the stock service is down"));
+        connection.commit();
+
+        assertEquals(List.of("behind it"), texts(q.claim(connection, 5)), "the postponed one waits out its delay");
+        connection.commit();
+        List<QueueMessage> second = new ArrayList<>();
+        Await.until(Duration.ofSeconds(20), "the delay ends", () -> {
+            q.revealDue(connection);
+            second.addAll(q.claim(connection, 1));
+            if (second.isEmpty()) {
+                connection.commit(); // each poll its own transaction, as a poller's (H2's clock stands still in one)
+            }
+            return !second.isEmpty();
+        });
+        assertEquals(1, second.get(0).attempt(), "still its first attempt: the postponement counted none");
+        connection.rollback();
+        assertEquals(FailureOutcome.RETRY_SCHEDULED, q.recordFailure(connection, second.get(0), "counted"));
+        connection.commit();
+        assertFalse(q.postpone(connection, second.get(0), Duration.ofSeconds(2), "late"),
+                "counted by another delivery since: left as that one set it");
+        connection.commit();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT attempts, last_error FROM " + q.dialect().qualified(q.name()) + " WHERE id = " + id)) {
+            assertTrue(rs.next());
+            assertEquals(1, rs.getInt(1));
+            assertEquals("counted", rs.getString(2));
+        }
+        connection.commit();
+        connection.setAutoCommit(true);
+    }
+
     @Test
     void anErrorTextWithANulCharacterIsStillRecorded() throws SQLException {
         QueueTable q = newQueue(new RetryPolicy(1, Duration.ZERO, Duration.ZERO));

@@ -1901,4 +1901,122 @@ abstract class InboundContract {
             }
         }
     }
+
+    // ---- The circuit breaker (circuitBreakerFailures). ----
+
+    /**
+     * A bean whose own dependency is down for a while (a flag): every delivery fails until the test
+     * brings it back. With the breaker at 5 failures and maxAttempts 6 no message can spend its
+     * attempts in the run that opens it, and the failures while it is open are not counted: every
+     * message ends committed once, none in the dead-letter table (read in SQL). While open, and once
+     * the deliveries in flight when it opened have ended, the bean is called one delivery at a time.
+     */
+    @Test
+    void aBeanWhoseDependencyIsDownForAWhileLosesNoMessageToTheDeadLetterTable() throws Exception {
+        dependencyDownForAWhile(true);
+    }
+
+    /** As above, for a bean without a transaction (leased delivery). */
+    @Test
+    void aBeanWithoutATransactionWhoseDependencyIsDownForAWhileLosesNoMessageEither() throws Exception {
+        dependencyDownForAWhile(false);
+    }
+
+    private void dependencyDownForAWhile(boolean transacted) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger inBean = new AtomicInteger();
+        AtomicInteger mostAtOnceWhileProbing = new AtomicInteger();
+        AtomicInteger probes = new AtomicInteger();
+        List<Long> ids = send(30);
+        QueueActivationSpec spec = spec();
+        spec.setMaxAttempts(6);
+        spec.setCircuitBreakerFailures(5);
+        spec.setCircuitBreakerMaxPause(100L);
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            int atOnce = inBean.incrementAndGet();
+            try {
+                if (probing.get() && down.get()) { // read after the count: a delivery beside it came after the outage
+                    mostAtOnceWhileProbing.accumulateAndGet(atOnce, Math::max);
+                    probes.incrementAndGet();
+                }
+                if (down.get()) {
+                    throw new IllegalStateException("the stock service is down");
+                }
+                record.onMessages(messages);
+            } finally {
+                inBean.decrementAndGet();
+            }
+        }, false, transacted);
+
+        await("the circuit breaker opened", () -> (boolean) consumerBean("CircuitOpen"));
+        assertTrue(!((String) consumerBean("CircuitOpenedAt")).isEmpty(), "when it opened");
+        assertTrue((int) consumerBean("ConsecutiveFailures") >= 5, "the run that opened it");
+        assertTrue(String.valueOf(consumerBean("Readiness")).startsWith("UP ")
+                && String.valueOf(consumerBean("Readiness")).contains("circuit=open"), "ready, and says it is open: "
+                + consumerBean("Readiness"));
+        await("the deliveries in flight when it opened have ended (only the poller left)",
+                () -> container.activeWorks.get() == 1);
+        probing.set(true); // from now on every delivery is one the open breaker started, after its pause
+        await("three deliveries failed while open", () -> probes.get() >= 3);
+        assertEquals(0, rows("dlq"), "nothing dead-lettered while open");
+        assertTrue((boolean) consumerBean("CircuitOpen"), "still open while the dependency is down");
+        down.set(false);
+
+        assertEachExactlyOnce(Set.copyOf(ids), Set.of());
+        assertEquals(1, mostAtOnceWhileProbing.get(), "one delivery at a time while open");
+        assertEquals(false, consumerBean("CircuitOpen"), "the first success closed it");
+        assertEquals("", consumerBean("CircuitOpenedAt"));
+        assertEquals(0, consumerBean("ConsecutiveFailures"));
+    }
+
+    /** With the breaker off, as by default, the failures count as they always did: the messages are dead-lettered. */
+    @Test
+    void withTheCircuitBreakerOffEveryFailureCountsAndTheMessagesAreDeadLettered() throws Exception {
+        List<Long> ids = send(10);
+        activate(spec(), messages -> {
+            throw new IllegalStateException("the stock service is down");
+        }, false, true);
+        assertEachExactlyOnce(Set.copyOf(ids), Set.copyOf(ids));
+        assertEquals(false, consumerBean("CircuitOpen"));
+        assertTrue((int) consumerBean("ConsecutiveFailures") >= 30, "3 attempts of each, counted in a row all the same");
+        assertTrue(String.valueOf(consumerBean("Readiness")).contains("circuit=off"), (String) consumerBean("Readiness"));
+    }
+
+    /**
+     * A failure while the breaker is open puts its message back hidden for two pauses, so a message
+     * that fails on its own merits at the head of the queue cannot keep the breaker open once the
+     * dependency is back: the next delivery takes another message and closes it. Left alone, that
+     * message opens it again and stays queued, uncounted, instead of being dead-lettered: what a
+     * queue of only failing messages does. (maxAttempts is the most there is, so that its failures
+     * between the good messages' successes, which count, cannot reach it here.)
+     */
+    @Test
+    void aMessageThatAlwaysFailsAtTheHeadDoesNotKeepTheBreakerOpenOnceTheDependencyIsBack() throws Exception {
+        long poison = table.send(admin, OutgoingMessage.text("poison").build());
+        List<Long> good = send(20);
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        QueueActivationSpec spec = spec();
+        spec.setMaxAttempts(1000);
+        spec.setCircuitBreakerFailures(4);
+        spec.setCircuitBreakerMaxPause(100L);
+        FakeContainer.Bean record = recording();
+        activate(spec, messages -> {
+            if (down.get() || messages.get(0).text().equals("poison")) {
+                throw new IllegalStateException(down.get() ? "the stock service is down" : "not an order");
+            }
+            record.onMessages(messages);
+        }, false, true);
+        await("the circuit breaker opened", () -> (boolean) consumerBean("CircuitOpen"));
+        down.set(false);
+
+        await("every good message committed", () -> committed.keySet().containsAll(good));
+        await("the poison message, left alone, opened it again", () -> (boolean) consumerBean("CircuitOpen"));
+        Set<Long> all = new java.util.HashSet<>(good);
+        all.add(poison);
+        assertEachCommittedOnceOrIn(all, idsIn("queue"), "still queued");
+        assertEquals(Set.of(poison), idsIn("queue"), "the poison message waits in the queue");
+        assertEquals(Set.of(), idsIn("dlq"), "nothing dead-lettered");
+    }
 }

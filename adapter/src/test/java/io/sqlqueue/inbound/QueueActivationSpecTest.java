@@ -37,6 +37,8 @@ class QueueActivationSpecTest {
         assertTrue(s.getCreateQueue());
         assertFalse(s.getOrderedDelivery());
         assertFalse(s.discardsExpired(), "expired messages are dead-lettered by default");
+        assertEquals(0, s.getCircuitBreakerFailures(), "the circuit breaker is off: failures count as they always did");
+        assertEquals(30_000L, s.getCircuitBreakerMaxPause());
     }
 
     /** The names an application's own data sources take wait out the deployment (Poller); a server's do not. */
@@ -118,6 +120,12 @@ class QueueActivationSpecTest {
                 problem(s -> s.setUnrecoverableExceptions("java.lang.IllegalArgumentException;")));
         assertTrue(problem(s -> s.setRetryableExceptions("java.io.IOException,,x")).startsWith(
                 "activation property retryableExceptions is not a comma-separated list of class names: '' is not"));
+        assertEquals("activation property circuitBreakerFailures must be between 0 and 1000, was -1",
+                problem(s -> s.setCircuitBreakerFailures(-1)));
+        assertEquals("activation property circuitBreakerFailures must be between 0 and 1000, was null",
+                problem(s -> s.setCircuitBreakerFailures(null)));
+        assertEquals("activation property circuitBreakerMaxPause must be between 10 and 3600000, was 5",
+                problem(s -> s.setCircuitBreakerMaxPause(5L)));
         assertDoesNotThrow(() -> spec(s -> s.setQueue("sales.orders")).validate());
         assertDoesNotThrow(() -> spec(s -> s.setRetryableExceptions(" java.io.IOException , a.b.C$Inner ")).validate());
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sqlqueue.management.ConsumerHealth.Circuit;
 import io.sqlqueue.management.ConsumerHealth.Facts;
 import io.sqlqueue.management.ConsumerHealth.LastLook;
 import java.util.List;
@@ -17,7 +18,11 @@ class ConsumerHealthTest {
     private static final long LIMIT = ConsumerHealth.livenessLimit(MAX_POLL);
 
     private static Facts facts(boolean paused, LastLook look, long sinceTurn, int inFlight) {
-        return new Facts("orders", "jdbc/orders", "com.example.OrderBean", paused, look,
+        return facts(paused, Circuit.CLOSED, look, sinceTurn, inFlight);
+    }
+
+    private static Facts facts(boolean paused, Circuit circuit, LastLook look, long sinceTurn, int inFlight) {
+        return new Facts("orders", "jdbc/orders", "com.example.OrderBean", paused, circuit, look,
                 look == LastLook.FAILED ? "cannot reach the database: Connection refused" : "", sinceTurn, inFlight,
                 MAX_POLL);
     }
@@ -34,7 +39,7 @@ class ConsumerHealthTest {
         assertFalse(answered.data().containsKey("error"), "no error while up: " + answered);
         assertFalse(failed.up(), failed.toString());
         assertEquals("cannot reach the database: Connection refused", failed.data().get("error"));
-        assertEquals(List.of("queue", "database", "bean", "lastLook", "paused", "error"),
+        assertEquals(List.of("queue", "database", "bean", "lastLook", "paused", "circuit", "error"),
                 List.copyOf(failed.data().keySet()), "stable keys, identity first");
         assertTrue(failed.summary().startsWith("DOWN {queue=orders, database=jdbc/orders,"),
                 "the JMX attribute's text: " + failed.summary());
@@ -46,6 +51,17 @@ class ConsumerHealthTest {
 
         assertTrue(paused.up(), "pausing stops consumption, not the server's traffic: " + paused);
         assertEquals(true, paused.data().get("paused"));
+    }
+
+    @Test
+    void anOpenCircuitBreakerLeavesTheActivationReadyAndSaysSo() {
+        HealthReport open = ConsumerHealth.readiness(facts(false, Circuit.OPEN, LastLook.ANSWERED, 0, 0));
+        HealthReport off = ConsumerHealth.readiness(facts(false, Circuit.OFF, LastLook.ANSWERED, 0, 0));
+
+        assertTrue(open.up(), "the bean's dependency is down on every server: " + open);
+        assertEquals("open", open.data().get("circuit"));
+        assertEquals("off", off.data().get("circuit"));
+        assertEquals("closed", ConsumerHealth.readiness(facts(false, LastLook.ANSWERED, 0, 0)).data().get("circuit"));
     }
 
     @Test

@@ -55,6 +55,8 @@ class MetricsIT {
             Map.entry("sqlqueue_consumer_empty_polls_total", "counter"),
             Map.entry("sqlqueue_consumer_paused_polls_total", "counter"),
             Map.entry("sqlqueue_consumer_in_flight", "gauge"), Map.entry("sqlqueue_consumer_paused", "gauge"),
+            Map.entry("sqlqueue_consumer_circuit_open", "gauge"),
+            Map.entry("sqlqueue_consumer_consecutive_failures", "gauge"),
             Map.entry("sqlqueue_consumer_latency_seconds", "gauge"), Map.entry("sqlqueue_consumer_processing_seconds", "gauge"),
             Map.entry("sqlqueue_producer_sent_total", "counter"), Map.entry("sqlqueue_producer_errors_total", "counter"),
             Map.entry("sqlqueue_producer_send_seconds", "gauge"));
