@@ -60,7 +60,7 @@ class MetricFiguresTest {
     @Test
     void countsAreCountersLevelsGaugesAndEveryFamilyHasHelp() throws Exception {
         Map<String, MetricFigures.Figure> families = families();
-        assertEquals(22, families.size(), families.keySet().toString());
+        assertEquals(23, families.size(), families.keySet().toString());
         for (MetricFigures.Figure f : families.values()) {
             assertEquals(f.name().endsWith("_total"), f.type() == MetricFigures.Type.COUNTER,
                     f.name() + " is a counter exactly when it is named _total");

@@ -59,7 +59,7 @@ class MetricsIT {
             Map.entry("sqlqueue_consumer_consecutive_failures", "gauge"),
             Map.entry("sqlqueue_consumer_latency_seconds", "gauge"), Map.entry("sqlqueue_consumer_processing_seconds", "gauge"),
             Map.entry("sqlqueue_producer_sent_total", "counter"), Map.entry("sqlqueue_producer_errors_total", "counter"),
-            Map.entry("sqlqueue_producer_send_seconds", "gauge"));
+            Map.entry("sqlqueue_producer_cancelled_total", "counter"), Map.entry("sqlqueue_producer_send_seconds", "gauge"));
 
     @Deployment(testable = false)
     static WebArchive deployment() {
