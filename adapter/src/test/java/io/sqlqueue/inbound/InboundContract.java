@@ -542,6 +542,19 @@ abstract class InboundContract {
         assertEquals(1, deliveries.get(bad), "delivered once");
     }
 
+    /** A bean that counts down {@code inBean}, holds its message until {@code goOn} (a minute at most), then records it. */
+    private static FakeContainer.Bean holding(CountDownLatch inBean, CountDownLatch goOn, FakeContainer.Bean record) {
+        return messages -> {
+            inBean.countDown();
+            try {
+                goOn.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            record.onMessages(messages);
+        };
+    }
+
     /** The dead-letter rows as (attempts, last_error, error_class), by id. */
     private List<List<String>> deadLetterRows() throws SQLException {
         List<List<String>> rows = new ArrayList<>();
@@ -730,15 +743,7 @@ abstract class InboundContract {
         long other;
         List<String> warnings;
         try (LogCapture log = new LogCapture()) {
-            MessageEndpointFactory factory = activate(spec, messages -> {
-                inBean.countDown();
-                try {
-                    goOn.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                record.onMessages(messages);
-            }, false, false);
+            MessageEndpointFactory factory = activate(spec, holding(inBean, goOn, record), false, false);
             assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
             // Paused, the poller starts no other delivery: the message taken over stays the other consumer's.
             ManagementFactory.getPlatformMBeanServer().invoke(consumerBeanName(), "pause", null, null);
@@ -782,15 +787,7 @@ abstract class InboundContract {
         CountDownLatch inBean = new CountDownLatch(1);
         CountDownLatch goOn = new CountDownLatch(1);
         FakeContainer.Bean record = recording();
-        MessageEndpointFactory factory = activate(spec, messages -> {
-            inBean.countDown();
-            try {
-                goOn.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            record.onMessages(messages);
-        }, false, false);
+        MessageEndpointFactory factory = activate(spec, holding(inBean, goOn, record), false, false);
         try {
             assertTrue(inBean.await(30, TimeUnit.SECONDS), "the message reached the bean");
             Thread deactivation = new Thread(() -> adapter.endpointDeactivation(factory, spec));
