@@ -83,8 +83,9 @@ final class UntransactedSequence implements DeliverySequence {
             String error = Delivery.describe(failure);
             monitor.rolledBack(held.size(), error);
             DeliveryFailure recorded = settings.exceptionPolicy().failure(failure);
-            // an unrecoverable failure is the message's own, not an outage's: dead-lettered now, breaker or not
-            if (recorded.unrecoverable() || activation.breaker.failed(error)) {
+            // An unrecoverable failure is the message's own, not an outage's: dead-lettered now, breaker or not;
+            // one during deactivation likely broke on the undeployment, and tells nothing of the bean's dependency.
+            if (recorded.unrecoverable() || activation.stopping() || activation.breaker.failed(error)) {
                 outcomes.failed(held, recorded, claimedAt);
             } else {
                 outcomes.postpone(held, error);
