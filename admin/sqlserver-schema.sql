@@ -114,9 +114,14 @@ IF OBJECT_ID(N'[$(Schema)].[$(Queue)_journal]', N'U') IS NULL BEGIN
         completed_at DATETIME2(7) NOT NULL,
         attempts INTEGER NOT NULL,
         outcome VARCHAR(13) NOT NULL CHECK (outcome IN ('completed', 'dead_lettered')),
-        consumer NVARCHAR(200));
+        consumer NVARCHAR(200),
+        trace_id VARCHAR(32) NULL);
     CREATE CLUSTERED INDEX [$(Queue)_journal_at] ON [$(Schema)].[$(Queue)_journal] (completed_at);
 END;
+-- A journal made by a release before trace propagation gets the producer's trace id column.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[$(Queue)_journal]')
+        AND name = N'trace_id')
+    ALTER TABLE [$(Schema)].[$(Queue)_journal] ADD trace_id VARCHAR(32) NULL;
 
 COMMIT;
 GO

@@ -1,5 +1,6 @@
 package io.sqlqueue.batch;
 
+import io.sqlqueue.Tracing;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueConnectionFactory;
@@ -113,7 +114,7 @@ public class QueueItemWriter extends AbstractItemWriter {
             }
         } else {
             try (Connection c = resource.getConnection()) {
-                table.sendAll(c, messages);
+                table.sendAll(c, Tracing.withCurrentContext(messages)); // as the connection factory's send does
             }
         }
     }

@@ -18,7 +18,8 @@ import java.util.logging.Logger;
  * ({@link #unfinishedDeliveriesSql}). Off by default: nothing creates or writes it unless asked.
  *
  * <p>Columns: {@code message_id, enqueued_at, claimed_at, completed_at, attempts, outcome}
- * ({@code completed} or {@code dead_lettered}), {@code consumer} (up to 200 characters), and one
+ * ({@code completed} or {@code dead_lettered}), {@code consumer} (up to 200 characters), {@code trace_id}
+ * (the producer's W3C trace id from the message's {@code traceparent} header, or null), and one
  * index, on {@code completed_at}, which serves both the retention delete and the per-minute report
  * (SQL Server: the clustered index). A message can have several rows (at-least-once leases,
  * a requeued dead letter), so {@code message_id} is not a key.
@@ -122,7 +123,8 @@ public final class CompletionJournal {
                 .setObject("completedAt", dialect.timestampParameter(e.completedAt()))
                 .setInt("attempts", e.attempts())
                 .setString("outcome", e.outcome().sqlValue())
-                .setString("consumer", e.consumer());
+                .setString("consumer", e.consumer())
+                .setString("traceId", e.traceId());
     }
 
     /**

@@ -53,7 +53,7 @@ public abstract class Dialect {
 
     /** The journal's columns, in the order of every insert. */
     static final String JOURNAL_COLUMNS =
-            "message_id, enqueued_at, claimed_at, completed_at, attempts, outcome, consumer";
+            "message_id, enqueued_at, claimed_at, completed_at, attempts, outcome, consumer, trace_id";
 
     /** Longest error text stored (the column is NVARCHAR(2000)). */
     static final int MAX_ERROR_LENGTH = 2000;
@@ -156,7 +156,7 @@ public abstract class Dialect {
         return new JournalSql(
                 j,
                 new SqlTemplate("INSERT INTO " + j + " (" + JOURNAL_COLUMNS + ") VALUES (:messageId, :enqueuedAt,"
-                        + " :claimedAt, :completedAt, :attempts, :outcome, :consumer)"),
+                        + " :claimedAt, :completedAt, :attempts, :outcome, :consumer, :traceId)"),
                 new SqlTemplate(deleteBefore(j, "completed_at")));
     }
 

@@ -202,7 +202,9 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
             Column.of("completed_at", Type.TIMESTAMP).required(),
             Column.of("attempts", Type.INTEGER).required(),
             Column.text("outcome", Type.CODE, 13).required().checked("outcome IN ('completed', 'dead_lettered')"),
-            Column.text("consumer", Type.TEXT, 200)),
+            Column.text("consumer", Type.TEXT, 200),
+            // the producer's W3C trace id (32 hex digits) from the traceparent header; null without one
+            Column.text("trace_id", Type.CODE, 32)),
             List.of(),
             List.of(new Index("_at", Kind.CLUSTERED, List.of("completed_at"), List.of(), null)),
             false);

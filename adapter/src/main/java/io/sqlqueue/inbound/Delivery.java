@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.Tracing;
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
@@ -102,16 +103,24 @@ final class Delivery implements Work {
         return released || activation.stopping() || activation.paused();
     }
 
-    /** Calls the bean's listener method with one message, or a batch, timed in the consumer bean. */
+    /**
+     * Calls the bean's listener method with one message, or a batch, timed in the consumer bean and,
+     * with OpenTelemetry, in a consumer span linked to the senders' spans ({@link Tracing}).
+     */
     static void deliver(QueueActivation activation, MessageEndpoint endpoint, List<QueueMessage> messages) {
         long started = activation.monitor.delivering(messages);
+        Tracing.ConsumerSpan span = Tracing.startConsumerSpan(activation.settings.queue(), messages);
         try {
             if (activation.batch) {
                 ((BatchQueueListener) endpoint).onMessages(messages);
             } else {
                 ((QueueListener) endpoint).onMessage(messages.get(0));
             }
+        } catch (RuntimeException | Error e) {
+            span.failed(e, describe(e));
+            throw e;
         } finally {
+            span.end();
             activation.monitor.processed(messages.size(), started);
         }
     }

@@ -1,6 +1,7 @@
 package io.sqlqueue.outbound;
 
 import io.sqlqueue.QueueResourceAdapter;
+import io.sqlqueue.Tracing;
 import io.sqlqueue.api.MessageInDeliveryException;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueException;
@@ -194,8 +195,9 @@ final class QueueManagedConnection implements ManagedConnection {
 
     // ---- sending ------------------------------------------------------------------------------
 
-    long[] send(String queue, List<OutgoingMessage> messages, boolean batch) {
+    long[] send(String queue, List<OutgoingMessage> sent, boolean batch) {
         long started = System.nanoTime();
+        List<OutgoingMessage> messages = Tracing.withCurrentContext(sent);
         long[] ids = onConnection("enqueue to '" + queue + "'", c -> {
             QueueTable table = factory.queue(c, queue);
             return batch ? table.sendAll(c, messages) : new long[] {table.send(c, messages.get(0))};
@@ -208,7 +210,7 @@ final class QueueManagedConnection implements ManagedConnection {
     int publish(String topic, OutgoingMessage message) {
         long started = System.nanoTime();
         List<TableName> reached = onConnection("publish to topic '" + topic + "'",
-                c -> factory.topic(c, topic).publish(c, message));
+                c -> factory.topic(c, topic).publish(c, Tracing.withCurrentContext(message)));
         reached.forEach(queue -> afterSend(queue.toString()));
         factory.monitor().sent(reached.size(), started);
         return reached.size();
