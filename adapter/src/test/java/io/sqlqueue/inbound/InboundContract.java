@@ -1,6 +1,8 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.InMemorySpans;
 import io.sqlqueue.QueueResourceAdapter;
+import io.sqlqueue.Tracing;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +19,15 @@ import io.sqlqueue.engine.RetryPolicy;
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.engine.TableName;
 import io.sqlqueue.engine.TestXid;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.trace.data.LinkData;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
@@ -2015,5 +2026,129 @@ abstract class InboundContract {
         assertEachCommittedOnceOrIn(all, idsIn("queue"), "still queued");
         assertEquals(Set.of(poison), idsIn("queue"), "the poison message waits in the queue");
         assertEquals(Set.of(), idsIn("dlq"), "nothing dead-lettered");
+    }
+
+    // ---- trace context propagation ------------------------------------------------------------
+
+    /** Sends {@code text} inside a new producer span, as the connection factory's send does; returns the span's context. */
+    private SpanContext sendInSpan(String text, List<Long> ids) throws SQLException {
+        Span producer = GlobalOpenTelemetry.getTracer("test").spanBuilder("send").setSpanKind(SpanKind.PRODUCER)
+                .startSpan();
+        try (Scope s = producer.makeCurrent()) {
+            ids.add(table.send(admin, Tracing.withCurrentContext(OutgoingMessage.text(text).build())));
+        } finally {
+            producer.end();
+        }
+        return producer.getSpanContext();
+    }
+
+    /** The consumer spans the adapter exported for {@code queue}. */
+    private List<SpanData> consumerSpans(InMemorySpans spans) {
+        return spans.finished().stream().filter(d -> d.getKind() == SpanKind.CONSUMER
+                && queue.equals(d.getAttributes().get(AttributeKey.stringKey("messaging.destination.name")))).toList();
+    }
+
+    private String traceIdInJournal(long messageId) throws SQLException {
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT trace_id FROM "
+                + table.dialect().qualified(new CompletionJournal(table).name()) + " WHERE message_id = " + messageId)) {
+            assertTrue(rs.next(), "a journal row for message " + messageId);
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * A message sent inside a span is delivered in a consumer span linked to it, once per attempt,
+     * with the queue, the message id and the attempt; the bean's own spans are its children; the
+     * failed attempt's span is an error; the journal row carries the producer's trace id. A message
+     * sent outside any span is delivered in a span without a link, and journalled without a trace id.
+     */
+    @Test
+    void aDeliveryRunsInAConsumerSpanLinkedToTheSpanItWasSentIn() throws Exception {
+        try (InMemorySpans spans = InMemorySpans.installGlobal()) {
+            List<Long> ids = new ArrayList<>();
+            SpanContext producer = sendInSpan("traced", ids);
+            long traced = ids.get(0);
+            long untraced = table.send(admin, Tracing.withCurrentContext(OutgoingMessage.text("untraced").build()));
+            ids.add(untraced);
+            Map<String, QueueMessage> seenInBean = new ConcurrentHashMap<>(); // by the span current in the bean
+            java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+            QueueActivationSpec spec = spec();
+            spec.setJournal(true);
+            FakeContainer.Bean record = recording();
+            activate(spec, messages -> {
+                QueueMessage m = messages.get(0);
+                seenInBean.put(Span.current().getSpanContext().getSpanId(), m);
+                if (m.id() == traced && failed.compareAndSet(false, true)) {
+                    throw new IllegalStateException("first delivery fails");
+                }
+                record.onMessages(messages);
+            }, false, true);
+            assertExactlyOnce(ids);
+            // (with attemptCounting=afterRollback another thread may catch the failed message before its count)
+            await("a span for each delivery", () -> consumerSpans(spans).size() == seenInBean.size());
+
+            List<SpanData> ofTraced = consumerSpans(spans).stream()
+                    .filter(d -> String.valueOf(traced).equals(d.getAttributes().get(AttributeKey.stringKey(
+                            "messaging.message.id")))).toList();
+            assertTrue(ofTraced.size() >= 2, "one span per delivery: " + ofTraced);
+            for (SpanData d : ofTraced) {
+                assertEquals("process " + queue, d.getName());
+                assertEquals("sqlqueue", d.getAttributes().get(AttributeKey.stringKey("messaging.system")));
+                assertEquals("process", d.getAttributes().get(AttributeKey.stringKey("messaging.operation.type")));
+                assertEquals(1, d.getLinks().size());
+                LinkData link = d.getLinks().get(0);
+                assertEquals(producer.getTraceId(), link.getSpanContext().getTraceId());
+                assertEquals(producer.getSpanId(), link.getSpanContext().getSpanId());
+                assertTrue(link.getSpanContext().isRemote(), "read from the message");
+                QueueMessage inBean = seenInBean.get(d.getSpanId());
+                assertEquals(traced, inBean.id(), "the bean ran inside the span of its delivery");
+                assertEquals((long) inBean.attempt(), d.getAttributes().get(
+                        AttributeKey.longKey("messaging.sqlqueue.attempt")));
+            }
+            assertEquals(1, ofTraced.stream().filter(d -> d.getStatus().getStatusCode() == StatusCode.ERROR).count(),
+                    "the failed delivery's span is an error");
+            assertEquals(1L, ofTraced.stream().filter(d -> d.getStatus().getStatusCode() == StatusCode.ERROR)
+                    .findFirst().orElseThrow().getAttributes().get(AttributeKey.longKey("messaging.sqlqueue.attempt")));
+
+            SpanData ofUntraced = consumerSpans(spans).stream().filter(d -> String.valueOf(untraced).equals(
+                    d.getAttributes().get(AttributeKey.stringKey("messaging.message.id")))).findFirst().orElseThrow();
+            assertEquals(List.of(), ofUntraced.getLinks(), "sent outside a span: nothing to link to");
+
+            await("both journal rows", () -> count("SELECT COUNT(*) FROM "
+                    + table.dialect().qualified(new CompletionJournal(table).name())) == 2);
+            assertEquals(producer.getTraceId(), traceIdInJournal(traced));
+            assertEquals(null, traceIdInJournal(untraced));
+        }
+    }
+
+    /** A batch is delivered in one consumer span per call, linked to the span each of its messages was sent in. */
+    @Test
+    void aBatchIsDeliveredInOneSpanLinkedToEachMessagesSender() throws Exception {
+        try (InMemorySpans spans = InMemorySpans.installGlobal()) {
+            List<Long> ids = new ArrayList<>();
+            Map<String, Long> senders = new java.util.HashMap<>();
+            for (int i = 0; i < 3; i++) {
+                senders.put(sendInSpan("m" + i, ids).getSpanId(), ids.get(i));
+            }
+            QueueActivationSpec spec = spec();
+            spec.setBatchSize(10);
+            activate(spec, recording(), true, true);
+            assertExactlyOnce(ids);
+            await("the spans of the batches", () -> consumerSpans(spans).stream()
+                    .mapToInt(d -> d.getLinks().size()).sum() == 3);
+            Map<String, Long> linked = new java.util.HashMap<>();
+            for (SpanData d : consumerSpans(spans)) {
+                assertEquals("process " + queue, d.getName());
+                for (LinkData link : d.getLinks()) {
+                    linked.put(link.getSpanContext().getSpanId(), Long.valueOf(link.getAttributes().get(
+                            AttributeKey.stringKey("messaging.message.id"))));
+                }
+                if (d.getLinks().size() > 1) {
+                    assertEquals((long) d.getLinks().size(), d.getAttributes().get(
+                            AttributeKey.longKey("messaging.batch.message_count")));
+                }
+            }
+            assertEquals(senders, linked, "each message's link names it and its sender's span");
+        }
     }
 }

@@ -22,7 +22,12 @@ import io.sqlqueue.engine.LeasedMessage;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.engine.TestXid;
+import io.sqlqueue.InMemorySpans;
 import io.sqlqueue.QueueResourceAdapter;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.context.Scope;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionEvent;
 import jakarta.resource.spi.ConnectionEventListener;
@@ -42,6 +47,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.management.MBeanServer;
@@ -629,5 +635,51 @@ abstract class OutboundContract {
             public void localTransactionRolledback(ConnectionEvent event) {
             }
         };
+    }
+
+    // ---- trace context propagation ------------------------------------------------------------
+
+    /** The headers column of queue row {@code id}, as stored. */
+    private String storedHeaders(long id) throws SQLException {
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT headers FROM "
+                + table.dialect().qualified(table.name()) + " WHERE id = " + id)) {
+            assertTrue(rs.next(), "row " + id);
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * A send inside a span stores its W3C traceparent in the row's headers (each message of a batch
+     * the same), beside the application's own; a send outside any span stores none.
+     */
+    @Test
+    void aSendInsideASpanStoresItsTraceparentAndOneOutsideStoresNone() throws Exception {
+        try (InMemorySpans spans = InMemorySpans.installGlobal()) {
+            QueueConnectionFactory factory = (QueueConnectionFactory) mcf.createConnectionFactory();
+            Span producer = GlobalOpenTelemetry.getTracer("test").spanBuilder("send").startSpan();
+            SpanContext sc = producer.getSpanContext();
+            String traceparent = "00-" + sc.getTraceId() + "-" + sc.getSpanId() + "-" + sc.getTraceFlags().asHex();
+            long traced;
+            long[] batch;
+            long untraced;
+            try (QueueConnection c = factory.getConnection()) {
+                try (Scope s = producer.makeCurrent()) {
+                    traced = c.send(queue, OutgoingMessage.text("a").header("k", "v").build());
+                    batch = c.sendAll(queue, List.of(OutgoingMessage.text("b").build(), OutgoingMessage.text("c").build()));
+                } finally {
+                    producer.end();
+                }
+                untraced = c.send(queue, OutgoingMessage.text("d").header("k", "v").build());
+            }
+            for (long id : new long[] {traced, batch[0], batch[1]}) {
+                assertTrue(storedHeaders(id).contains("\"traceparent\":\"" + traceparent + "\""), storedHeaders(id));
+                assertFalse(storedHeaders(id).contains("tracestate"), "an empty tracestate is not stored");
+            }
+            assertTrue(storedHeaders(traced).contains("\"k\":\"v\""), storedHeaders(traced));
+            assertFalse(String.valueOf(storedHeaders(untraced)).contains("traceparent"), storedHeaders(untraced));
+            List<QueueMessage> got = drain();
+            assertEquals(traceparent, got.get(0).headers().get("traceparent"));
+            assertEquals(Map.of("k", "v"), got.get(3).headers(), "outside a span the headers are the application's");
+        }
     }
 }
