@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -2238,5 +2239,45 @@ abstract class QueueContract {
         e = assertThrows(IllegalArgumentException.class, () -> queue.sendAll(connection, withNull));
         assertTrue(e.getMessage().contains("messages[2]"), e.getMessage());
         assertEquals(0, queueRows(), "a bad batch writes none of its messages");
+    }
+
+    /**
+     * A journal of the shape before trace propagation gains its nullable trace_id column at the next
+     * start, keeping its rows; a row records the producer's trace id from the message's traceparent
+     * header, and null without one.
+     */
+    @Test
+    void aJournalOfTheShapeBeforeTracingGainsTraceIdAndRecordsTheProducersTraceId() throws SQLException {
+        CompletionJournal journal = newJournal(queue);
+        String j = queue.dialect().qualified(journal.name());
+        Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        try (Statement s = connection.createStatement()) {
+            s.execute("ALTER TABLE " + j + " DROP COLUMN trace_id");
+            s.execute("INSERT INTO " + j + " (message_id, enqueued_at, claimed_at, completed_at, attempts, outcome)"
+                    + " SELECT -1, enqueued_at, enqueued_at, enqueued_at, 1, 'completed' FROM (SELECT "
+                    + queue.dialect().now() + " AS enqueued_at) AS clock");
+        }
+        journal.createIfMissing(connection);
+        journal.createIfMissing(connection); // again, as every later start does: nothing left to change
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        queue.send(connection, OutgoingMessage.text("traced")
+                .header(JournalEntry.TRACEPARENT, "00-" + traceId + "-00f067aa0ba902b7-01").build());
+        queue.send(connection, text("untraced"));
+        for (QueueMessage m : queue.claim(connection, 2)) {
+            journal.record(connection, JournalEntry.of(m, JournalEntry.Outcome.COMPLETED, t, t, "test"));
+        }
+        Map<Long, String> traceIds = new HashMap<>();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT message_id, trace_id FROM " + j)) {
+            while (rs.next()) {
+                traceIds.put(rs.getLong(1), rs.getString(2));
+            }
+        }
+        assertEquals(3, traceIds.size(), "the earlier row kept: " + traceIds);
+        assertNull(traceIds.get(-1L), "an earlier row has none");
+        assertEquals(1, traceIds.values().stream().filter(traceId::equals).count(), traceIds.toString());
+        assertEquals(2, traceIds.values().stream().filter(java.util.Objects::isNull).count(), traceIds.toString());
+        assertThrows(IllegalArgumentException.class, () -> new JournalEntry(1, t, t, t, 1,
+                JournalEntry.Outcome.COMPLETED, null, "not a trace id"));
     }
 }

@@ -199,6 +199,20 @@ class SqlServerSchemaScriptTest {
         }
     }
 
+    /** A journal the script made before trace propagation gains trace_id when it runs again: the adapter's journal. */
+    @Test
+    void theScriptBringsAJournalOfTheReleaseBeforeTracingToTheAdaptersShape() throws Exception {
+        runScript();
+        try (Statement s = connection.createStatement()) {
+            s.execute("ALTER TABLE dbo." + scripted + "_journal DROP COLUMN trace_id");
+        }
+        runScript();
+        QueueTable adapters = QueueTable.open(connection, own);
+        adapters.createIfMissing(connection);
+        new CompletionJournal(adapters).createIfMissing(connection);
+        assertEquals(catalog(own + "_journal"), catalog(scripted + "_journal"));
+    }
+
     /**
      * sqlcmd runs with QUOTED_IDENTIFIER OFF unless started with -I, and SQL Server then refuses to
      * create filtered indexes and indexes on computed columns, and to write rows into their tables
