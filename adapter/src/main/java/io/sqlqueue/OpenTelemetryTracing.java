@@ -1,6 +1,7 @@
 package io.sqlqueue;
 
 import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
@@ -24,7 +25,7 @@ import java.util.Map;
  * API. The headers are always W3C Trace Context ({@link W3CTraceContextPropagator}), whatever
  * propagators the server configured: they are part of the message's format, read by any consumer.
  * Spans come from {@link GlobalOpenTelemetry}, looked up at each delivery (a no-op tracer until
- * the server registers an SDK there).
+ * the server registers an SDK there; the adapter never registers anything itself).
  *
  * <p>Attributes follow the OpenTelemetry messaging semantic conventions: {@code messaging.system}
  * is {@value #SYSTEM} (the queue, whatever the database holding it).
@@ -78,8 +79,32 @@ final class OpenTelemetryTracing {
         return Span.fromContext(extracted).getSpanContext();
     }
 
+    /**
+     * Whether the API has {@code GlobalOpenTelemetry.getOrNoop()} (1.5x and later), checked once; the
+     * call itself links only when made, so an older API never sees it.
+     */
+    private static final boolean HAS_GET_OR_NOOP = hasGetOrNoop();
+
+    private static boolean hasGetOrNoop() {
+        try {
+            GlobalOpenTelemetry.class.getMethod("getOrNoop");
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The registered OpenTelemetry, or a no-op one. Not {@code GlobalOpenTelemetry.get()} where
+     * avoidable: called before anything registered, it registers the no-op itself, and a server or
+     * application registering its SDK afterwards would fail.
+     */
+    private static OpenTelemetry global() {
+        return HAS_GET_OR_NOOP ? GlobalOpenTelemetry.getOrNoop() : GlobalOpenTelemetry.get();
+    }
+
     static Tracing.ConsumerSpan startConsumerSpan(String queue, List<QueueMessage> messages) {
-        SpanBuilder builder = GlobalOpenTelemetry.getTracer(INSTRUMENTATION_SCOPE)
+        SpanBuilder builder = global().getTracer(INSTRUMENTATION_SCOPE)
                 .spanBuilder("process " + queue)
                 .setSpanKind(SpanKind.CONSUMER)
                 .setAttribute(MESSAGING_SYSTEM, SYSTEM)

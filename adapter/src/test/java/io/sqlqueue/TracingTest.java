@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.StatusCode;
@@ -135,6 +137,20 @@ class TracingTest {
             assertEquals("exception", d.getEvents().get(0).getName());
             assertEquals(List.of(), d.getLinks(), "a message sent outside a span has no link");
             assertEquals(3L, d.getAttributes().get(OpenTelemetryTracing.ATTEMPT));
+        }
+    }
+
+    /** A delivery before any SDK is registered leaves GlobalOpenTelemetry unset: the server's own registration still works. */
+    @Test
+    void aDeliveryBeforeAnSdkIsRegisteredDoesNotRegisterTheNoOp() {
+        GlobalOpenTelemetry.resetForTest();
+        try {
+            QueueMessage m = new QueueMessage(1, "orders", new byte[0], Map.of(), Instant.now(), 1);
+            Tracing.startConsumerSpan("orders", List.of(m)).end();
+            assertFalse(GlobalOpenTelemetry.isSet());
+            GlobalOpenTelemetry.set(OpenTelemetry.noop());
+        } finally {
+            GlobalOpenTelemetry.resetForTest();
         }
     }
 

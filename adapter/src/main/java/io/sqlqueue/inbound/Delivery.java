@@ -116,7 +116,7 @@ final class Delivery implements Work {
             } else {
                 ((QueueListener) endpoint).onMessage(messages.get(0));
             }
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // whatever the bean threw, rethrown as it is
             span.failed(e, describe(e));
             throw e;
         } finally {
