@@ -1,8 +1,6 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.Tracing;
-import io.sqlqueue.api.BatchQueueListener;
-import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.UnavailableException;
@@ -111,11 +109,7 @@ final class Delivery implements Work {
         long started = activation.monitor.delivering(messages);
         Tracing.ConsumerSpan span = Tracing.startConsumerSpan(activation.settings.queue(), messages);
         try {
-            if (activation.batch) {
-                ((BatchQueueListener) endpoint).onMessages(messages);
-            } else {
-                ((QueueListener) endpoint).onMessage(messages.get(0));
-            }
+            activation.listener.deliver(endpoint, messages);
         } catch (Throwable e) { // whatever the bean threw, rethrown as it is
             span.failed(e, describe(e));
             throw e;

@@ -1,9 +1,6 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.QueueResourceAdapter;
-import io.sqlqueue.api.BatchQueueListener;
-import io.sqlqueue.api.QueueListener;
-import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.Dialect;
 import io.sqlqueue.engine.QueueTable;
@@ -34,22 +31,14 @@ import javax.management.ObjectName;
 final class QueueActivation {
 
     static final Logger LOG = Logger.getLogger(QueueActivation.class.getName());
-    private static final Method ON_MESSAGE, ON_MESSAGES;
-
-    static {
-        try {
-            ON_MESSAGE = QueueListener.class.getMethod("onMessage", QueueMessage.class);
-            ON_MESSAGES = BatchQueueListener.class.getMethod("onMessages", List.class);
-        } catch (NoSuchMethodException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     final QueueResourceAdapter adapter;
     final MessageEndpointFactory factory;
     /** The settings, read from the spec once, at activation. */
     final ActivationSettings settings;
     final DeliveryConnections connections;
+    /** The bean's listener interface: which method each delivery calls, and how. */
+    final ListenerKind listener;
     final Method method;
     final boolean batch;
     /** How each delivery runs: chosen here once, from the bean's transaction attribute and attemptCounting. */
@@ -90,9 +79,9 @@ final class QueueActivation {
         this.factory = factory;
         this.connections = connections;
         Class<?> bean = factory.getEndpointClass();
-        this.batch = bean != null && BatchQueueListener.class.isAssignableFrom(bean)
-                && !QueueListener.class.isAssignableFrom(bean);
-        this.method = batch ? ON_MESSAGES : ON_MESSAGE;
+        this.listener = ListenerKind.of(bean);
+        this.batch = listener.batch();
+        this.method = listener.method;
         boolean transacted;
         try {
             transacted = factory.isDeliveryTransacted(method);

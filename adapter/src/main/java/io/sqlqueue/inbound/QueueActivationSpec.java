@@ -7,6 +7,7 @@ import io.sqlqueue.engine.RetryPolicy;
 import io.sqlqueue.engine.SubscriptionFilter;
 import io.sqlqueue.engine.TableName;
 import io.sqlqueue.engine.Topic;
+import jakarta.jms.MessageListener;
 import jakarta.resource.spi.Activation;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.ConfigProperty;
@@ -20,7 +21,7 @@ import java.time.Duration;
  * {@link #validate()}, whose messages name the property and the allowed range. A JavaBean with
  * identity equality, as the Connectors specification asks.
  */
-@Activation(messageListeners = {QueueListener.class, BatchQueueListener.class})
+@Activation(messageListeners = {QueueListener.class, BatchQueueListener.class, MessageListener.class})
 public class QueueActivationSpec implements ActivationSpec {
 
     @ConfigProperty(description = "The queue table to consume: orders or schema.orders (letters, digits and"
@@ -174,6 +175,45 @@ public class QueueActivationSpec implements ActivationSpec {
             + " breaker is open, 10 to 3600000.", defaultValue = "30000")
     private Long circuitBreakerMaxPause = 30_000L;
 
+    // ---- The JMS activation properties that beans moved from another JMS adapter carry: accepted where they
+    // mean something here, refused with the property to use where they do not (docs/semantics.md, JMS). ----
+
+    /** {@link #getAcknowledgeMode()}: the values the Enterprise Beans specification allows. */
+    static final String AUTO_ACKNOWLEDGE = "Auto-acknowledge", DUPS_OK_ACKNOWLEDGE = "Dups-ok-acknowledge";
+
+    @ConfigProperty(description = "JMS compatibility: the queue's name, as other JMS adapters call it; empty: none."
+            + " Used as queue when queue is empty; refused when both are set and differ.")
+    private String destination = "";
+
+    @ConfigProperty(description = "JMS compatibility: jakarta.jms.Queue (or javax.jms.Queue), or empty. A topic is"
+            + " consumed through topic and subscriptionName, so jakarta.jms.Topic is refused.")
+    private String destinationType = "";
+
+    @ConfigProperty(description = "JMS compatibility: refused when set (no administered objects yet): name the"
+            + " table with queue, or topic and subscriptionName.")
+    private String destinationLookup = "";
+
+    @ConfigProperty(description = "JMS compatibility: refused when set: message selectors are not supported yet"
+            + " (a topic subscription can filter with subscriptionFilter).")
+    private String messageSelector = "";
+
+    @ConfigProperty(description = "JMS compatibility: Auto-acknowledge or Dups-ok-acknowledge, or empty; either"
+            + " way a bean without a transaction acknowledges when onMessage returns, and a transacted bean with"
+            + " its commit.")
+    private String acknowledgeMode = "";
+
+    @ConfigProperty(description = "JMS compatibility: Durable, NonDurable or empty; subscriptions are durable, so"
+            + " NonDurable is refused with topic (and means nothing for a queue).")
+    private String subscriptionDurability = "";
+
+    @ConfigProperty(description = "JMS compatibility: accepted and unused; a subscription is named by topic and"
+            + " subscriptionName alone.")
+    private String clientId = "";
+
+    @ConfigProperty(description = "JMS compatibility: deliveries in flight at once, as maxConcurrency (1 to 256),"
+            + " which it replaces when set; empty: maxConcurrency.")
+    private Integer maxSession;
+
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -183,6 +223,7 @@ public class QueueActivationSpec implements ActivationSpec {
      */
     @Override
     public void validate() throws InvalidPropertyException {
+        jmsCompatibility();
         if (!topic.isEmpty()) {
             subscription();
         }
@@ -217,6 +258,58 @@ public class QueueActivationSpec implements ActivationSpec {
         if (!DEAD_LETTER.equals(expiredMessages) && !DISCARD.equals(expiredMessages)) {
             throw invalid("expiredMessages", "must be " + DEAD_LETTER + " or " + DISCARD + ", was "
                     + (expiredMessages == null ? "null" : "'" + expiredMessages + "'"));
+        }
+    }
+
+    /**
+     * Checks the JMS activation properties and applies the ones that mean something: destination
+     * as the queue, maxSession as maxConcurrency.
+     */
+    private void jmsCompatibility() throws InvalidPropertyException {
+        if (!destinationLookup.isEmpty()) {
+            throw invalid("destinationLookup", "is not supported yet (no administered Queue or Topic objects):"
+                    + " name the table with queue (or topic and subscriptionName) instead, was '"
+                    + destinationLookup + "'");
+        }
+        if (!messageSelector.isEmpty()) {
+            throw invalid("messageSelector", "is not supported: selectors are not supported yet (a topic"
+                    + " subscription can filter by header with subscriptionFilter), was '" + messageSelector + "'");
+        }
+        switch (destinationType) {
+            case "", "jakarta.jms.Queue", "javax.jms.Queue" -> { }
+            case "jakarta.jms.Topic", "javax.jms.Topic" -> throw invalid("destinationType", "jakarta.jms.Topic is"
+                    + " not how a topic is consumed here: set topic and subscriptionName (a durable subscription)"
+                    + " and leave destinationType empty or jakarta.jms.Queue");
+            default -> throw invalid("destinationType", "must be jakarta.jms.Queue or empty, was '"
+                    + destinationType + "'");
+        }
+        if (!acknowledgeMode.isEmpty() && !AUTO_ACKNOWLEDGE.equalsIgnoreCase(acknowledgeMode)
+                && !DUPS_OK_ACKNOWLEDGE.equalsIgnoreCase(acknowledgeMode)) {
+            throw invalid("acknowledgeMode", "must be " + AUTO_ACKNOWLEDGE + ", " + DUPS_OK_ACKNOWLEDGE
+                    + " or empty, was '" + acknowledgeMode + "'");
+        }
+        switch (subscriptionDurability) {
+            case "", "Durable" -> { }
+            case "NonDurable" -> {
+                if (!topic.isEmpty()) {
+                    throw invalid("subscriptionDurability", "NonDurable is not supported: a subscription to a"
+                            + " topic is durable (it lasts until an admin removes it); set Durable or leave it empty");
+                }
+            }
+            default -> throw invalid("subscriptionDurability", "must be Durable, NonDurable or empty, was '"
+                    + subscriptionDurability + "'");
+        }
+        if (!destination.isEmpty()) {
+            if (queue == null || queue.isBlank()) {
+                queue = destination;
+            } else if (!queue.equals(destination)) {
+                throw invalid("destination", "names another queue than queue ('" + destination + "' and '"
+                        + queue + "'): set one of them");
+            }
+        }
+        if (maxSession != null) {
+            range("maxSession", maxSession, 1, 256);
+            maxConcurrency = maxSession;
         }
     }
 
@@ -532,6 +625,70 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setCircuitBreakerMaxPause(Long circuitBreakerMaxPause) {
         this.circuitBreakerMaxPause = circuitBreakerMaxPause;
+    }
+
+    public String getDestination() {
+        return destination;
+    }
+
+    public void setDestination(String destination) {
+        this.destination = destination == null ? "" : destination.trim();
+    }
+
+    public String getDestinationType() {
+        return destinationType;
+    }
+
+    public void setDestinationType(String destinationType) {
+        this.destinationType = destinationType == null ? "" : destinationType.trim();
+    }
+
+    public String getDestinationLookup() {
+        return destinationLookup;
+    }
+
+    public void setDestinationLookup(String destinationLookup) {
+        this.destinationLookup = destinationLookup == null ? "" : destinationLookup.trim();
+    }
+
+    public String getMessageSelector() {
+        return messageSelector;
+    }
+
+    public void setMessageSelector(String messageSelector) {
+        this.messageSelector = messageSelector == null ? "" : messageSelector.trim();
+    }
+
+    public String getAcknowledgeMode() {
+        return acknowledgeMode;
+    }
+
+    public void setAcknowledgeMode(String acknowledgeMode) {
+        this.acknowledgeMode = acknowledgeMode == null ? "" : acknowledgeMode.trim();
+    }
+
+    public String getSubscriptionDurability() {
+        return subscriptionDurability;
+    }
+
+    public void setSubscriptionDurability(String subscriptionDurability) {
+        this.subscriptionDurability = subscriptionDurability == null ? "" : subscriptionDurability.trim();
+    }
+
+    public String getClientId() {
+        return clientId;
+    }
+
+    public void setClientId(String clientId) {
+        this.clientId = clientId == null ? "" : clientId.trim();
+    }
+
+    public Integer getMaxSession() {
+        return maxSession;
+    }
+
+    public void setMaxSession(Integer maxSession) {
+        this.maxSession = maxSession;
     }
 
     public Boolean getCreateQueue() {

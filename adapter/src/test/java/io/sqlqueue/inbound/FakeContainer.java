@@ -48,6 +48,11 @@ final class FakeContainer implements BootstrapContext {
         void onMessages(List<QueueMessage> messages) throws Exception;
     }
 
+    /** A Jakarta Messaging bean's onMessage. */
+    interface JmsBean {
+        void onMessage(jakarta.jms.Message message) throws Exception;
+    }
+
     final AtomicInteger activeWorks = new AtomicInteger();
     /** Works handed to the work manager, and those whose release() the work manager has called after run(). */
     final AtomicInteger worksScheduled = new AtomicInteger();
@@ -77,7 +82,15 @@ final class FakeContainer implements BootstrapContext {
 
     /** A factory for a bean implementing QueueListener (or BatchQueueListener when {@code batch}). */
     MessageEndpointFactory endpointFactory(Bean bean, boolean batch, boolean transacted) {
-        Class<?> listener = batch ? BatchQueueListener.class : QueueListener.class;
+        return endpointFactory(batch ? BatchQueueListener.class : QueueListener.class, bean, null, transacted);
+    }
+
+    /** A factory for a bean implementing jakarta.jms.MessageListener. */
+    MessageEndpointFactory jmsEndpointFactory(JmsBean bean, boolean transacted) {
+        return endpointFactory(jakarta.jms.MessageListener.class, null, bean, transacted);
+    }
+
+    private MessageEndpointFactory endpointFactory(Class<?> listener, Bean bean, JmsBean jmsBean, boolean transacted) {
         return new MessageEndpointFactory() {
             @Override
             public MessageEndpoint createEndpoint(XAResource resource) throws UnavailableException {
@@ -85,7 +98,7 @@ final class FakeContainer implements BootstrapContext {
                     throw new UnavailableException("no bean instance free (simulated)");
                 }
                 endpointsCreated.incrementAndGet();
-                return endpoint(bean, listener, resource, transacted);
+                return endpoint(bean, jmsBean, listener, resource, transacted);
             }
 
             @Override
@@ -110,7 +123,8 @@ final class FakeContainer implements BootstrapContext {
         };
     }
 
-    private MessageEndpoint endpoint(Bean bean, Class<?> listener, XAResource resource, boolean transacted) {
+    private MessageEndpoint endpoint(Bean bean, JmsBean jmsBean, Class<?> listener, XAResource resource,
+            boolean transacted) {
         return (MessageEndpoint) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {MessageEndpoint.class, listener}, (proxy, method, args) -> {
                     switch (method.getName()) {
@@ -130,11 +144,15 @@ final class FakeContainer implements BootstrapContext {
                             return null;
                         }
                         case "onMessage", "onMessages" -> {
-                            @SuppressWarnings("unchecked")
-                            List<QueueMessage> messages = method.getName().equals("onMessage")
-                                    ? List.of((QueueMessage) args[0]) : (List<QueueMessage>) args[0];
                             try {
-                                bean.onMessages(messages);
+                                if (jmsBean != null) {
+                                    jmsBean.onMessage((jakarta.jms.Message) args[0]);
+                                } else {
+                                    @SuppressWarnings("unchecked")
+                                    List<QueueMessage> messages = method.getName().equals("onMessage")
+                                            ? List.of((QueueMessage) args[0]) : (List<QueueMessage>) args[0];
+                                    bean.onMessages(messages);
+                                }
                             } catch (Exception e) {
                                 Tx tx = current.get();
                                 if (tx != null) {

@@ -2151,4 +2151,83 @@ abstract class InboundContract {
             assertEquals(senders, linked, "each message's link names it and its sender's span");
         }
     }
+
+    // ---- Jakarta Messaging beans ----
+
+    /** What a JMS bean saw in the delivery that committed. */
+    private record JmsDelivery(String kind, String body, String correlationId, String type, int deliveryCount,
+            boolean redelivered, String groupId, String region, long timestamp, String destination) {
+    }
+
+    /**
+     * A {@code MessageListener} bean gets text and bytes messages through the same transacted delivery as a
+     * QueueListener: each committed exactly once, with its header fields, and a message the bean threw on comes
+     * back redelivered, with its delivery count.
+     */
+    @Test
+    void aJmsMessageListenerReceivesTextAndBytesMessagesExactlyOnceWithTheirHeaderFields() throws Exception {
+        byte[] binary = {0, (byte) 0xc3, (byte) 0x28, 7};
+        List<OutgoingMessage> out = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            out.add((i % 2 == 0 ? OutgoingMessage.text("text " + i) : OutgoingMessage.bytes(binary))
+                    .header("sqlqueue.jms.bodyType", i % 2 == 0 ? "text" : "bytes")
+                    .header("JMSCorrelationID", "corr-" + i).header("JMSType", "order-created")
+                    .header("region", "eu").orderingKey("key-" + i).build());
+        }
+        List<Long> ids = new ArrayList<>();
+        for (long id : table.sendAll(admin, out)) {
+            ids.add(id);
+        }
+        Instant before = Instant.now().minusSeconds(3600);
+        Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+        Map<Long, JmsDelivery> seen = new ConcurrentHashMap<>();
+        FakeContainer.JmsBean bean = m -> {
+            String messageId = m.getJMSMessageID();
+            long id = Long.parseLong(messageId.substring(messageId.lastIndexOf(':') + 1));
+            if (id % 3 == 0 && failedOnce.add(id)) {
+                throw new IllegalStateException("every third message fails once");
+            }
+            String body = m instanceof jakarta.jms.TextMessage t ? t.getText()
+                    : java.util.Arrays.toString(m.getBody(byte[].class));
+            JmsDelivery d = new JmsDelivery(m instanceof jakarta.jms.TextMessage ? "text" : "bytes", body,
+                    m.getJMSCorrelationID(), m.getJMSType(), m.getIntProperty("JMSXDeliveryCount"),
+                    m.getJMSRedelivered(), m.getStringProperty("JMSXGroupID"), m.getStringProperty("region"),
+                    m.getJMSTimestamp(), ((jakarta.jms.Queue) m.getJMSDestination()).getQueueName());
+            container.onCommit(() -> {
+                seen.put(id, d);
+                committed.merge(id, 1, Integer::sum);
+            });
+        };
+        MessageEndpointFactory factory = container.jmsEndpointFactory(bean, true);
+        QueueActivationSpec spec = spec();
+        spec.setQueue(null);
+        spec.setDestination(queue); // as a bean moved from another JMS adapter names it
+        spec.setDestinationType("jakarta.jms.Queue");
+        spec.setAcknowledgeMode("Auto-acknowledge");
+        adapter.endpointActivation(factory, spec);
+        active.add(new Object[] {factory, spec});
+        assertExactlyOnce(ids);
+        for (int i = 0; i < ids.size(); i++) {
+            long id = ids.get(i);
+            JmsDelivery d = seen.get(id);
+            assertEquals(i % 2 == 0 ? "text" : "bytes", d.kind(), "message " + i);
+            assertEquals(i % 2 == 0 ? "text " + i : java.util.Arrays.toString(binary), d.body());
+            assertEquals("corr-" + i, d.correlationId());
+            assertEquals("order-created", d.type());
+            assertEquals("key-" + i, d.groupId());
+            assertEquals("eu", d.region());
+            assertEquals(queue, d.destination());
+            assertTrue(d.timestamp() > before.toEpochMilli() && d.timestamp() <= System.currentTimeMillis(),
+                    "JMSTimestamp is when it was sent: " + d.timestamp());
+            assertEquals(d.deliveryCount() > 1, d.redelivered(), "JMSRedelivered is JMSXDeliveryCount > 1");
+            if (!failedOnce.contains(id)) {
+                assertEquals(1, d.deliveryCount(), "delivered once: " + d);
+            } else if (attemptCounting().equals(QueueActivationSpec.BEFORE_DELIVERY)) {
+                assertEquals(2, d.deliveryCount(), "the redelivery of a message the bean threw on: " + d);
+            } else { // afterRollback: a redelivery can come before its failure is counted
+                assertTrue(d.deliveryCount() == 1 || d.deliveryCount() == 2, d.toString());
+            }
+        }
+        assertEquals(ids.stream().filter(id -> id % 3 == 0).count(), failedOnce.size());
+    }
 }

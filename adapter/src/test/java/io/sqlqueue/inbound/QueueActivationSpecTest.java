@@ -145,4 +145,58 @@ class QueueActivationSpecTest {
     void specsKeepIdentityEquality() {
         assertNotEquals(spec(x -> { }), spec(x -> { }));
     }
+
+    @Test
+    void theJmsPropertiesOfOtherAdaptersAreAcceptedWhereTheyMeanSomethingHere() throws Exception {
+        QueueActivationSpec s = spec(x -> {
+            x.setQueue(null);
+            x.setDestination("orders");
+            x.setDestinationType("jakarta.jms.Queue");
+            x.setAcknowledgeMode("Dups-ok-acknowledge");
+            x.setSubscriptionDurability("NonDurable"); // means nothing for a queue, as in the Enterprise Beans spec
+            x.setClientId("shop");
+            x.setMaxSession(12);
+        });
+        s.validate();
+        assertEquals("orders", s.getQueue(), "destination is the queue");
+        assertEquals(12, s.getMaxConcurrency(), "maxSession is maxConcurrency");
+        assertDoesNotThrow(() -> spec(x -> x.setDestination("orders")).validate(), "the same queue twice");
+        assertDoesNotThrow(() -> spec(x -> {
+            x.setQueue(null);
+            x.setTopic("prices");
+            x.setSubscriptionName("shop");
+            x.setSubscriptionDurability("Durable");
+            x.setDestinationType("javax.jms.Queue");
+            x.setAcknowledgeMode("Auto-acknowledge");
+        }).validate());
+    }
+
+    @Test
+    void theJmsPropertiesThatMeanNothingHereAreRefusedNamingWhatToSet() {
+        assertEquals("activation property destination names another queue than queue ('invoices' and 'orders'):"
+                + " set one of them", problem(s -> s.setDestination("invoices")));
+        assertEquals("activation property destinationType jakarta.jms.Topic is not how a topic is consumed here:"
+                + " set topic and subscriptionName (a durable subscription) and leave destinationType empty or"
+                + " jakarta.jms.Queue", problem(s -> s.setDestinationType("jakarta.jms.Topic")));
+        assertEquals("activation property destinationType must be jakarta.jms.Queue or empty, was 'Queue'",
+                problem(s -> s.setDestinationType("Queue")));
+        assertEquals("activation property destinationLookup is not supported yet (no administered Queue or Topic"
+                + " objects): name the table with queue (or topic and subscriptionName) instead, was 'jms/orders'",
+                problem(s -> s.setDestinationLookup("jms/orders")));
+        assertEquals("activation property messageSelector is not supported: selectors are not supported yet (a"
+                + " topic subscription can filter by header with subscriptionFilter), was 'type = 'x''",
+                problem(s -> s.setMessageSelector("type = 'x'")));
+        assertEquals("activation property acknowledgeMode must be Auto-acknowledge, Dups-ok-acknowledge or empty,"
+                + " was 'Client-acknowledge'", problem(s -> s.setAcknowledgeMode("Client-acknowledge")));
+        assertTrue(problem(s -> {
+            s.setQueue(null);
+            s.setTopic("prices");
+            s.setSubscriptionName("shop");
+            s.setSubscriptionDurability("NonDurable");
+        }).startsWith("activation property subscriptionDurability NonDurable is not supported: a subscription to a"
+                + " topic is durable"));
+        assertEquals("activation property subscriptionDurability must be Durable, NonDurable or empty, was 'yes'",
+                problem(s -> s.setSubscriptionDurability("yes")));
+        assertEquals("activation property maxSession must be between 1 and 256, was 0", problem(s -> s.setMaxSession(0)));
+    }
 }

@@ -1,0 +1,395 @@
+package io.sqlqueue.inbound;
+
+import io.sqlqueue.api.QueueMessage;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageFormatException;
+import jakarta.jms.MessageNotWriteableException;
+import jakarta.jms.Queue;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A read-only Jakarta Messaging view of a {@link QueueMessage}, as a {@code MessageListener} bean
+ * receives it: the header fields and properties mapped as docs/semantics.md ("JMS message-driven
+ * beans") says, the body in a {@link ReceivedTextMessage} or {@link ReceivedBytesMessage}. Every
+ * setter and {@code clearBody}/{@code clearProperties} throws {@link MessageNotWriteableException}:
+ * the row is what was sent, and a bean that wants another message sends one. {@code acknowledge()}
+ * does nothing: the delivery's transaction (or lease) acknowledges. Not thread-safe beyond reading,
+ * as a JMS message is used by one thread.
+ */
+abstract class ReceivedMessage implements Message {
+
+    /** The reserved header that says whether a JMS sender sent text or bytes: {@link #TEXT} or {@link #BYTES}. */
+    static final String BODY_TYPE = "sqlqueue.jms.bodyType";
+    static final String TEXT = "text";
+    static final String BYTES = "bytes";
+    /** Reserved headers carrying JMS header fields: JMS property names may not start with JMS, so they clash with none. */
+    static final String CORRELATION_ID = "JMSCorrelationID";
+    static final String TYPE = "JMSType";
+    /** The property holding the attempt, and the one holding the ordering key (JMS-defined names). */
+    static final String DELIVERY_COUNT = "JMSXDeliveryCount";
+    static final String GROUP_ID = "JMSXGroupID";
+    /** What every message reports: the adapter carries no priority to its listeners yet (the JMS default). */
+    static final int PRIORITY = Message.DEFAULT_PRIORITY;
+    private static final Set<String> RESERVED = Set.of(BODY_TYPE, CORRELATION_ID, TYPE, DELIVERY_COUNT, GROUP_ID);
+
+    final QueueMessage message;
+    /** The properties: the headers as Strings, JMSXDeliveryCount an Integer, JMSXGroupID a String. */
+    private final Map<String, Object> properties = new LinkedHashMap<>();
+
+    ReceivedMessage(QueueMessage message) {
+        this.message = message;
+        message.headers().forEach((name, value) -> {
+            if (!RESERVED.contains(name)) {
+                properties.put(name, value);
+            }
+        });
+        properties.put(DELIVERY_COUNT, message.attempt());
+        if (message.orderingKey() != null) {
+            properties.put(GROUP_ID, message.orderingKey());
+        }
+    }
+
+    /**
+     * The view of {@code message}: a TextMessage when its sender said text, a BytesMessage when it
+     * said bytes, and without the header (a row written by hand, a QueueConnection sender) a
+     * TextMessage when the body is well-formed UTF-8, else a BytesMessage.
+     */
+    static ReceivedMessage of(QueueMessage message) {
+        String type = message.headers().get(BODY_TYPE);
+        boolean text = TEXT.equals(type) || (!BYTES.equals(type) && isUtf8(message.body()));
+        return text ? new ReceivedTextMessage(message) : new ReceivedBytesMessage(message);
+    }
+
+    private static boolean isUtf8(byte[] body) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
+    static MessageNotWriteableException notWriteable(String what) {
+        return new MessageNotWriteableException("a received message is read-only: " + what
+                + " is refused (send a new message instead)");
+    }
+
+    // ---- header fields -------------------------------------------------------------------------
+
+    @Override
+    public String getJMSMessageID() {
+        return "ID:" + message.queue() + ":" + message.id();
+    }
+
+    @Override
+    public long getJMSTimestamp() {
+        return message.enqueuedAt().toEpochMilli();
+    }
+
+    @Override
+    public byte[] getJMSCorrelationIDAsBytes() {
+        String id = getJMSCorrelationID();
+        return id == null ? null : id.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String getJMSCorrelationID() {
+        return message.headers().get(CORRELATION_ID);
+    }
+
+    @Override
+    public Destination getJMSReplyTo() {
+        return null;
+    }
+
+    @Override
+    public Destination getJMSDestination() {
+        return new QueueName(message.queue());
+    }
+
+    @Override
+    public int getJMSDeliveryMode() {
+        return DeliveryMode.PERSISTENT; // a row in a table
+    }
+
+    @Override
+    public boolean getJMSRedelivered() {
+        return message.attempt() > 1;
+    }
+
+    @Override
+    public String getJMSType() {
+        return message.headers().get(TYPE);
+    }
+
+    /** 0, never: a message whose time to live ran out is never delivered, so the one delivered has not expired. */
+    @Override
+    public long getJMSExpiration() {
+        return 0;
+    }
+
+    /** The time it was sent: the adapter does not carry a message's delay to its listeners yet. */
+    @Override
+    public long getJMSDeliveryTime() {
+        return getJMSTimestamp();
+    }
+
+    @Override
+    public int getJMSPriority() {
+        return PRIORITY;
+    }
+
+    @Override
+    public void setJMSMessageID(String id) throws JMSException {
+        throw notWriteable("setJMSMessageID");
+    }
+
+    @Override
+    public void setJMSTimestamp(long timestamp) throws JMSException {
+        throw notWriteable("setJMSTimestamp");
+    }
+
+    @Override
+    public void setJMSCorrelationIDAsBytes(byte[] correlationID) throws JMSException {
+        throw notWriteable("setJMSCorrelationIDAsBytes");
+    }
+
+    @Override
+    public void setJMSCorrelationID(String correlationID) throws JMSException {
+        throw notWriteable("setJMSCorrelationID");
+    }
+
+    @Override
+    public void setJMSReplyTo(Destination replyTo) throws JMSException {
+        throw notWriteable("setJMSReplyTo");
+    }
+
+    @Override
+    public void setJMSDestination(Destination destination) throws JMSException {
+        throw notWriteable("setJMSDestination");
+    }
+
+    @Override
+    public void setJMSDeliveryMode(int deliveryMode) throws JMSException {
+        throw notWriteable("setJMSDeliveryMode");
+    }
+
+    @Override
+    public void setJMSRedelivered(boolean redelivered) throws JMSException {
+        throw notWriteable("setJMSRedelivered");
+    }
+
+    @Override
+    public void setJMSType(String type) throws JMSException {
+        throw notWriteable("setJMSType");
+    }
+
+    @Override
+    public void setJMSExpiration(long expiration) throws JMSException {
+        throw notWriteable("setJMSExpiration");
+    }
+
+    @Override
+    public void setJMSDeliveryTime(long deliveryTime) throws JMSException {
+        throw notWriteable("setJMSDeliveryTime");
+    }
+
+    @Override
+    public void setJMSPriority(int priority) throws JMSException {
+        throw notWriteable("setJMSPriority");
+    }
+
+    // ---- properties: the conversions of the specification's table (3.5.4) ---------------------
+
+    @Override
+    public boolean propertyExists(String name) {
+        return properties.containsKey(name);
+    }
+
+    @Override
+    public Enumeration<?> getPropertyNames() {
+        return Collections.enumeration(properties.keySet());
+    }
+
+    @Override
+    public Object getObjectProperty(String name) {
+        return properties.get(name);
+    }
+
+    @Override
+    public String getStringProperty(String name) {
+        Object value = properties.get(name);
+        return value == null ? null : value.toString();
+    }
+
+    @Override
+    public boolean getBooleanProperty(String name) throws JMSException {
+        Object value = properties.get(name);
+        return value == null ? false : Boolean.valueOf(string(name, "boolean")); // missing: false, as valueOf(null)
+    }
+
+    @Override
+    public byte getByteProperty(String name) throws JMSException {
+        return Byte.valueOf(number(name, "byte"));
+    }
+
+    @Override
+    public short getShortProperty(String name) throws JMSException {
+        return Short.valueOf(number(name, "short"));
+    }
+
+    @Override
+    public int getIntProperty(String name) throws JMSException {
+        Object value = properties.get(name);
+        return value instanceof Integer i ? i : Integer.valueOf(number(name, "int"));
+    }
+
+    @Override
+    public long getLongProperty(String name) throws JMSException {
+        Object value = properties.get(name);
+        return value instanceof Integer i ? i : Long.valueOf(number(name, "long"));
+    }
+
+    @Override
+    public float getFloatProperty(String name) throws JMSException {
+        return Float.valueOf(number(name, "float"));
+    }
+
+    @Override
+    public double getDoubleProperty(String name) throws JMSException {
+        return Double.valueOf(number(name, "double"));
+    }
+
+    /**
+     * The String value of {@code name} to parse as a number: a missing one is a NumberFormatException,
+     * for every type alike (Double.valueOf(null) alone would throw a NullPointerException).
+     */
+    private String number(String name, String type) throws MessageFormatException {
+        String value = string(name, type);
+        if (value == null) {
+            throw new NumberFormatException("property " + name + " is not set, so it has no " + type + " value");
+        }
+        return value;
+    }
+
+    /**
+     * The String value of {@code name}, or null; the int JMSXDeliveryCount read as another type than
+     * int, long or String is a MessageFormatException.
+     */
+    private String string(String name, String type) throws MessageFormatException {
+        Object value = properties.get(name);
+        if (value != null && !(value instanceof String)) {
+            throw new MessageFormatException("property " + name + " is an int and cannot be read as a " + type);
+        }
+        return (String) value;
+    }
+
+    @Override
+    public void clearProperties() throws JMSException {
+        throw notWriteable("clearProperties");
+    }
+
+    @Override
+    public void setBooleanProperty(String name, boolean value) throws JMSException {
+        throw notWriteable("setBooleanProperty");
+    }
+
+    @Override
+    public void setByteProperty(String name, byte value) throws JMSException {
+        throw notWriteable("setByteProperty");
+    }
+
+    @Override
+    public void setShortProperty(String name, short value) throws JMSException {
+        throw notWriteable("setShortProperty");
+    }
+
+    @Override
+    public void setIntProperty(String name, int value) throws JMSException {
+        throw notWriteable("setIntProperty");
+    }
+
+    @Override
+    public void setLongProperty(String name, long value) throws JMSException {
+        throw notWriteable("setLongProperty");
+    }
+
+    @Override
+    public void setFloatProperty(String name, float value) throws JMSException {
+        throw notWriteable("setFloatProperty");
+    }
+
+    @Override
+    public void setDoubleProperty(String name, double value) throws JMSException {
+        throw notWriteable("setDoubleProperty");
+    }
+
+    @Override
+    public void setStringProperty(String name, String value) throws JMSException {
+        throw notWriteable("setStringProperty");
+    }
+
+    @Override
+    public void setObjectProperty(String name, Object value) throws JMSException {
+        throw notWriteable("setObjectProperty");
+    }
+
+    // ---- acknowledgement and body ----------------------------------------------------------------
+
+    /** Does nothing: the container's transaction, or the lease of a bean without one, acknowledges. */
+    @Override
+    public void acknowledge() {
+    }
+
+    @Override
+    public void clearBody() throws JMSException {
+        throw notWriteable("clearBody");
+    }
+
+    @Override
+    public <T> T getBody(Class<T> c) throws JMSException {
+        Object body = body();
+        if (body == null) {
+            return null;
+        }
+        if (!c.isInstance(body)) {
+            throw new MessageFormatException("the body is a " + body.getClass().getSimpleName()
+                    + " and cannot be read as a " + c.getName());
+        }
+        return c.cast(body);
+    }
+
+    @Override
+    public boolean isBodyAssignableTo(@SuppressWarnings("rawtypes") Class c) {
+        Object body = body();
+        return body == null || c.isInstance(body);
+    }
+
+    /** The body as getBody returns it (a copy where it is mutable), or null when there is none. */
+    abstract Object body();
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + getJMSMessageID() + ", attempt " + message.attempt() + "]";
+    }
+
+    /** The queue a message came from, as its JMSDestination. */
+    record QueueName(String getQueueName) implements Queue {
+        @Override
+        public String toString() {
+            return getQueueName;
+        }
+    }
+}
