@@ -14,7 +14,6 @@ import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -133,7 +132,7 @@ final class QueueActivation {
             throw e;
         }
         LOG.info(() -> "activated " + (mode == DeliverySequence.Mode.UNTRANSACTED ? "leased " : "transacted ")
-                + (batch ? "batch " : "") + "delivery to " + factory.getEndpointClass() + ": " + settings.description());
+                + (batch ? "batch " : listener == ListenerKind.JMS ? "JMS " : "") + "delivery to " + factory.getEndpointClass() + ": " + settings.description());
     }
 
     /**

@@ -386,10 +386,15 @@ abstract class ReceivedMessage implements Message {
     }
 
     /** The queue a message came from, as its JMSDestination. */
-    record QueueName(String getQueueName) implements Queue {
+    record QueueName(String name) implements Queue {
+        @Override
+        public String getQueueName() {
+            return name;
+        }
+
         @Override
         public String toString() {
-            return getQueueName;
+            return name;
         }
     }
 }
