@@ -1,6 +1,7 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.JmsHeaders;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
@@ -16,7 +17,6 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A read-only Jakarta Messaging view of a {@link QueueMessage}, as a {@code MessageListener} bean
@@ -29,19 +29,16 @@ import java.util.Set;
  */
 abstract class ReceivedMessage implements Message {
 
-    /** The reserved header that says whether a JMS sender sent text or bytes: {@link #TEXT} or {@link #BYTES}. */
-    static final String BODY_TYPE = "sqlqueue.jms.bodyType";
-    static final String TEXT = "text";
-    static final String BYTES = "bytes";
-    /** Reserved headers carrying JMS header fields: JMS property names may not start with JMS, so they clash with none. */
-    static final String CORRELATION_ID = "JMSCorrelationID";
-    static final String TYPE = "JMSType";
+    static final String BODY_TYPE = JmsHeaders.BODY_TYPE;
+    static final String TEXT = JmsHeaders.TEXT;
+    static final String BYTES = JmsHeaders.BYTES;
+    static final String CORRELATION_ID = JmsHeaders.CORRELATION_ID;
+    static final String TYPE = JmsHeaders.TYPE;
     /** The property holding the attempt, and the one holding the ordering key (JMS-defined names). */
     static final String DELIVERY_COUNT = "JMSXDeliveryCount";
     static final String GROUP_ID = "JMSXGroupID";
     /** What every message reports: the adapter carries no priority to its listeners yet (the JMS default). */
     static final int PRIORITY = Message.DEFAULT_PRIORITY;
-    private static final Set<String> RESERVED = Set.of(BODY_TYPE, CORRELATION_ID, TYPE, DELIVERY_COUNT, GROUP_ID);
 
     final QueueMessage message;
     /** The properties: the headers as Strings, JMSXDeliveryCount an Integer, JMSXGroupID a String. */
@@ -50,7 +47,7 @@ abstract class ReceivedMessage implements Message {
     ReceivedMessage(QueueMessage message) {
         this.message = message;
         message.headers().forEach((name, value) -> {
-            if (!RESERVED.contains(name)) {
+            if (!JmsHeaders.RESERVED.contains(name) && !name.equals(DELIVERY_COUNT) && !name.equals(GROUP_ID)) {
                 properties.put(name, value);
             }
         });
