@@ -103,8 +103,16 @@ final class OpenTelemetryTracing {
         return HAS_GET_OR_NOOP ? GlobalOpenTelemetry.getOrNoop() : GlobalOpenTelemetry.get();
     }
 
+    /**
+     * The consumer span of a delivery; none while no SDK is registered (the no-op OpenTelemetry), whose
+     * spans, links and scope record nothing yet cost about 3% of a delivery's CPU on Payara Micro (JFR).
+     */
     static Tracing.ConsumerSpan startConsumerSpan(String queue, List<QueueMessage> messages) {
-        SpanBuilder builder = global().getTracer(INSTRUMENTATION_SCOPE)
+        OpenTelemetry openTelemetry = global();
+        if (openTelemetry == OpenTelemetry.noop()) {
+            return Tracing.ConsumerSpan.NONE;
+        }
+        SpanBuilder builder = openTelemetry.getTracer(INSTRUMENTATION_SCOPE)
                 .spanBuilder("process " + queue)
                 .setSpanKind(SpanKind.CONSUMER)
                 .setAttribute(MESSAGING_SYSTEM, SYSTEM)

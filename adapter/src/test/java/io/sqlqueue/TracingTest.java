@@ -140,13 +140,18 @@ class TracingTest {
         }
     }
 
-    /** A delivery before any SDK is registered leaves GlobalOpenTelemetry unset: the server's own registration still works. */
+    /**
+     * A delivery before any SDK is registered builds no span and leaves GlobalOpenTelemetry unset: the
+     * server's own registration still works.
+     */
     @Test
     void aDeliveryBeforeAnSdkIsRegisteredDoesNotRegisterTheNoOp() {
         GlobalOpenTelemetry.resetForTest();
         try {
             QueueMessage m = new QueueMessage(1, "orders", new byte[0], Map.of(), Instant.now(), 1);
-            Tracing.startConsumerSpan("orders", List.of(m)).end();
+            Tracing.ConsumerSpan span = Tracing.startConsumerSpan("orders", List.of(m));
+            assertSame(Tracing.ConsumerSpan.NONE, span, "no span, scope nor link built for the no-op OpenTelemetry");
+            span.end();
             assertFalse(GlobalOpenTelemetry.isSet());
             GlobalOpenTelemetry.set(OpenTelemetry.noop());
         } finally {
