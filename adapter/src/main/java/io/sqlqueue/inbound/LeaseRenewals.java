@@ -99,6 +99,9 @@ final class LeaseRenewals {
      * a connection of its own; does nothing when none is due. Never throws. Poller's thread only.
      */
     void renewDue() {
+        if (leases.isEmpty()) {
+            return; // the poller's every turn: no allocation while nothing is leased
+        }
         long now = System.nanoTime();
         List<Lease> due = new ArrayList<>();
         for (Lease l : leases) {
