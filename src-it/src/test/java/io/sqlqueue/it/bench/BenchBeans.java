@@ -9,6 +9,9 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.Stateless;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
 import jakarta.resource.ConnectionFactoryDefinition;
 import jakarta.resource.spi.TransactionSupport.TransactionSupportLevel;
 import jakarta.transaction.Status;
@@ -36,6 +39,7 @@ final class BenchBeans {
     static final Tally PER_MESSAGE = new Tally();
     static final Tally PER_MESSAGE_AFTER_ROLLBACK = new Tally();
     static final Tally PER_MESSAGE_ONE_LEASE_EACH = new Tally();
+    static final Tally PER_MESSAGE_JMS = new Tally();
     static final Tally PER_MESSAGE_OWN_CONNECTIONS = new Tally();
     static final Tally BATCHES = new Tally();
     static final Arrivals ARRIVALS = new Arrivals();
@@ -132,6 +136,36 @@ final class BenchBeans {
         @Override
         Tally tally() {
             return PER_MESSAGE_ONE_LEASE_EACH;
+        }
+    }
+
+    /**
+     * As {@link PerMessage}, a Jakarta Messaging bean: the same row through a {@code MessageListener},
+     * the message's id read from its {@code JMSMessageID} ({@code ID:<queue>:<id>}). The adapter is
+     * named: a server binds a MessageListener bean to its own JMS adapter otherwise.
+     */
+    @MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = "sqlqueue-adapter"),
+        @ActivationConfigProperty(propertyName = "queue", propertyValue = "bench_single_jms"),
+        @ActivationConfigProperty(propertyName = "dataSourceJndiName", propertyValue = DS),
+        @ActivationConfigProperty(propertyName = "maxConcurrency", propertyValue = "" + CONCURRENCY),
+        @ActivationConfigProperty(propertyName = "pollInterval", propertyValue = "20"),
+        @ActivationConfigProperty(propertyName = "maxPollInterval", propertyValue = "20")})
+    public static class PerMessageJms implements MessageListener {
+        @Resource(lookup = DS)
+        DataSource ds;
+        @Resource
+        TransactionSynchronizationRegistry tsr;
+
+        @Override
+        public void onMessage(Message message) {
+            try (Connection c = ds.getConnection()) {
+                String id = message.getJMSMessageID();
+                recordDone(c, Long.parseLong(id.substring(id.lastIndexOf(':') + 1)));
+            } catch (SQLException | JMSException e) {
+                throw new IllegalStateException(e);
+            }
+            countOnCommit(tsr, PER_MESSAGE_JMS, 1);
         }
     }
 

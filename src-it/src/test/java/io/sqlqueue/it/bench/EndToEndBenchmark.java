@@ -48,8 +48,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>{@code per-message-after-rollback}: the same with attemptCounting=afterRollback (a failure
  *       counted after its rollback, not each attempt before delivery).
  *   <li>{@code per-message-lease-ahead-1}: the default with leaseAhead=1, one lease per message (the
- *       default before leases ahead). These three alternate round by round against one raw loop;
- *       {@code BENCH compare=} lines divide the default's rate and CPU by each other case's.
+ *       default before leases ahead).
+ *   <li>{@code per-message-jms}: the default with the same work in a {@code jakarta.jms.MessageListener}
+ *       bean. These four alternate round by round against one raw loop; {@code BENCH compare=} lines
+ *       divide the default's rate and CPU by those of the two other countings, and the JMS bean's by
+ *       the default's.
  *   <li>{@code batch}: the same by the batch bean (50 per transaction) against the per-message raw
  *       loop; p50/p99 are per batch.
  *   <li>{@code latency}: one message at a time sent through the connection factory, from before the
@@ -88,7 +91,7 @@ class EndToEndBenchmark {
                 + "\nlatencySamples=" + System.getProperty("bench.latency.samples", "500") + "\n";
         WebArchive war = ShrinkWrap.create(WebArchive.class, "bench.war")
                 .addClasses(BenchBeans.class, BenchBeans.PerMessage.class, BenchBeans.PerMessageAfterRollback.class,
-                        BenchBeans.PerMessageOneLeaseEach.class,
+                        BenchBeans.PerMessageOneLeaseEach.class, BenchBeans.PerMessageJms.class,
                         BenchBeans.Batch.class,
                         BenchBeans.Latency.class, BenchBeans.Sender.class, Tally.class, Samples.class,
                         Arrivals.class, RawLoop.class)
@@ -163,7 +166,7 @@ class EndToEndBenchmark {
         ds = InitialContext.doLookup(BenchBeans.DS);
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS bench_done (message_id BIGINT NOT NULL)");
-            for (String q : new String[] {"bench_single", "bench_single_ar", "bench_single_l1", "bench_batch",
+            for (String q : new String[] {"bench_single", "bench_single_ar", "bench_single_l1", "bench_single_jms", "bench_batch",
                     "bench_latency", "bench_raw", "bench_raw_latency", "bench_own", "bench_latency_own"}) {
                 QueueTable.open(c, q).createIfMissing(c);
                 s.execute("DELETE FROM \"" + q + "\"");
@@ -172,18 +175,20 @@ class EndToEndBenchmark {
     }
 
     /**
-     * The three per-message cases in one measurement: after a warm-up of each, every round runs the
+     * The four per-message cases in one measurement: after a warm-up of each, every round runs the
      * raw loop and then each case, so that all of them meet the same server and database state (a
      * case measured first, right after the deployment, ran up to half as fast as the same case
-     * later). Then {@code BENCH compare=} lines: the default's rate over each other case's.
+     * later). Then {@code BENCH compare=} lines: the default's rate over the other countings', and
+     * the MessageListener bean's over the default's.
      */
     @Test
     @Order(1)
     void perMessage() throws Exception {
-        String[] names = {"per-message", "per-message-after-rollback", "per-message-lease-ahead-1"};
-        String[] queues = {"bench_single", "bench_single_ar", "bench_single_l1"};
+        String[] names = {"per-message", "per-message-after-rollback", "per-message-lease-ahead-1",
+            "per-message-jms"};
+        String[] queues = {"bench_single", "bench_single_ar", "bench_single_l1", "bench_single_jms"};
         Tally[] tallies = {BenchBeans.PER_MESSAGE, BenchBeans.PER_MESSAGE_AFTER_ROLLBACK,
-            BenchBeans.PER_MESSAGE_ONE_LEASE_EACH};
+            BenchBeans.PER_MESSAGE_ONE_LEASE_EACH, BenchBeans.PER_MESSAGE_JMS};
         RawLoop raw = new RawLoop(ds, db);
         Tally rawTally = new Tally();
         runRaw(raw, rawTally, messages);
@@ -209,11 +214,16 @@ class EndToEndBenchmark {
             print(names[i], BenchBeans.CONCURRENCY, messages, rounds, rawMedian, rawTally.cycles(), medians[i],
                     tallies[i].cycles());
         }
-        for (int i = 1; i < names.length; i++) {
-            System.out.println(String.format(Locale.ROOT, "BENCH compare=%s/%s db=%s ratio=%.2f cpu_ratio=%.2f",
-                    names[0], names[i], db, medians[0].rate() / medians[i].rate(),
-                    medians[0].cpuMicros() / medians[i].cpuMicros()));
+        for (int i = 1; i < names.length - 1; i++) {
+            printComparison(names[0], medians[0], names[i], medians[i]);
         }
+        int jms = names.length - 1; // the same bean work through a MessageListener, over the QueueListener
+        printComparison(names[jms], medians[jms], names[0], medians[0]);
+    }
+
+    private void printComparison(String name, Run run, String baselineName, Run baseline) {
+        System.out.println(String.format(Locale.ROOT, "BENCH compare=%s/%s db=%s ratio=%.2f cpu_ratio=%.2f",
+                name, baselineName, db, run.rate() / baseline.rate(), run.cpuMicros() / baseline.cpuMicros()));
     }
 
     @Test
