@@ -19,6 +19,16 @@ import java.util.Set;
  */
 public final class JmsProperties {
 
+    /** The property holding a message's ordering key, and the one numbering it in its group (the specification's names). */
+    public static final String GROUP_ID = "JMSXGroupID";
+    public static final String GROUP_SEQ = "JMSXGroupSeq";
+
+    private static final Set<Class<?>> TYPES = Set.of(String.class, Boolean.class, Byte.class, Short.class,
+            Integer.class, Long.class, Float.class, Double.class);
+    /** Words of the selector grammar, which no property name may be. */
+    private static final Set<String> SELECTOR_WORDS = new java.util.TreeSet<>(Set.of("NULL", "TRUE", "FALSE", "NOT",
+            "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE"));
+
     private final Map<String, Object> values = new LinkedHashMap<>();
 
     /** No properties. */
@@ -49,6 +59,56 @@ public final class JmsProperties {
     /** The properties, by name (a view). */
     public Map<String, Object> asMap() {
         return Collections.unmodifiableMap(values);
+    }
+
+    /**
+     * Sets a property, as a sender does. The name must be a Java identifier that is not one of the
+     * selector grammar's words (Jakarta Messaging 3.5.1), and not start with {@code JMS} (the
+     * specification's names), except {@value #GROUP_ID} (a String: the ordering key) and
+     * {@value #GROUP_SEQ} (an int), which a sender sets.
+     *
+     * @throws IllegalArgumentException naming what is wrong with the name (the specification's
+     *         exception for a null or empty one)
+     * @throws MessageFormatException for a value of another type than the eight, or a JMSX property
+     *         of the wrong type
+     */
+    public void set(String name, Object value) throws MessageFormatException {
+        checkName(name);
+        if (value == null || !TYPES.contains(value.getClass())) {
+            throw new MessageFormatException("property " + name + " must be a String, Boolean, Byte, Short, Integer,"
+                    + " Long, Float or Double, was " + (value == null ? "null" : value.getClass().getName()));
+        }
+        if (name.equals(GROUP_ID) && !(value instanceof String)) {
+            throw new MessageFormatException(GROUP_ID + " must be a String (the ordering key), was a " + typeOf(value));
+        }
+        if (name.equals(GROUP_SEQ) && !(value instanceof Integer)) {
+            throw new MessageFormatException(GROUP_SEQ + " must be an int, was a " + typeOf(value));
+        }
+        values.put(name, value);
+    }
+
+    /** Removes every property. */
+    public void clear() {
+        values.clear();
+    }
+
+    /**
+     * @throws IllegalArgumentException when {@code name} cannot be a property a sender sets
+     */
+    static void checkName(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a property name must not be null or empty");
+        }
+        boolean identifier = Character.isJavaIdentifierStart(name.charAt(0))
+                && name.codePoints().allMatch(Character::isJavaIdentifierPart);
+        if (!identifier || SELECTOR_WORDS.contains(name.toUpperCase(java.util.Locale.ROOT))) {
+            throw new IllegalArgumentException("property name '" + name + "' is not valid: a property name is a Java"
+                    + " identifier and not one of " + SELECTOR_WORDS + " (Jakarta Messaging 3.5.1)");
+        }
+        if (name.startsWith("JMS") && !name.equals(GROUP_ID) && !name.equals(GROUP_SEQ)) {
+            throw new IllegalArgumentException("property name '" + name + "' is reserved: names starting with JMS are"
+                    + " the specification's, and a sender sets only " + GROUP_ID + " and " + GROUP_SEQ);
+        }
     }
 
     /** The value as it was set, or null. */
