@@ -28,7 +28,8 @@ final class Refusals {
     static final String TEMPORARY = "temporary destinations are not offered: name a queue table of its own (an"
             + " activation with createQueue=true makes it)";
     static final String SUBSCRIPTION = "durable subscriptions are rows of sqlqueue_subscriptions, made by the"
-            + " subscriber's activation (topic, subscriptionName) and removed by the admin tool";
+            + " subscriber's activation (topic, subscriptionName) and removed by removeSubscription() on its queue's"
+            + " management bean";
     static final String OTHER_BODIES = "send a TextMessage (JSON or XML text, say) or a BytesMessage";
     static final String ASYNC = "send synchronously: Jakarta EE forbids asynchronous sends in beans and web components,"
             + " and a send here is an insert in the caller's transaction";
