@@ -22,17 +22,45 @@ public final class JmsHeaders {
     public static final String BODY_TYPE = "sqlqueue.jms.bodyType";
     public static final String TEXT = "text";
     public static final String BYTES = "bytes";
+    /**
+     * The delivery delay a JMS sender set, in milliseconds (absent: none): the row's
+     * {@code visible_at} was its {@code enqueued_at} plus this, so {@code JMSDeliveryTime} is
+     * {@code JMSTimestamp} plus this, by the database's clock. A header because {@code visible_at}
+     * does not keep that time: a lease or a retry moves it.
+     */
+    public static final String DELIVERY_DELAY = "sqlqueue.jms.deliveryDelay";
     /** The types of the properties that are not Strings. */
     public static final String PROPERTY_TYPES = "sqlqueue.jms.propertyTypes";
     /** JMS header fields carried as headers: JMS property names may not start with JMS, so they clash with none. */
     public static final String CORRELATION_ID = "JMSCorrelationID";
     public static final String TYPE = "JMSType";
     /** The headers that are not properties. */
-    public static final Set<String> RESERVED = Set.of(BODY_TYPE, PROPERTY_TYPES, CORRELATION_ID, TYPE);
+    public static final Set<String> RESERVED = Set.of(BODY_TYPE, DELIVERY_DELAY, PROPERTY_TYPES, CORRELATION_ID, TYPE);
 
     private static final Set<String> TYPES = Set.of("boolean", "byte", "short", "int", "long", "float", "double");
 
+    /**
+     * How far a JMS priority is above the row's {@code priority}: the JMS default, 4, is stored as
+     * 0, the column's default and a {@code QueueConnection} sender's. Priorities are strict (a
+     * higher one is always delivered first), so a JMS sender's default messages must not overtake
+     * the other senders' default messages on a shared queue, nor wait behind them.
+     */
+    public static final int PRIORITY_OFFSET = 4;
+
     private JmsHeaders() {
+    }
+
+    /** The row's {@code priority} of a JMS priority (0 to 9): {@code jmsPriority - }{@value #PRIORITY_OFFSET}. */
+    public static int rowPriority(int jmsPriority) {
+        return jmsPriority - PRIORITY_OFFSET;
+    }
+
+    /**
+     * The JMS priority of a row's {@code priority}: {@code priority + }{@value #PRIORITY_OFFSET},
+     * clamped to 0 to 9 (a {@code QueueConnection} sender may use any SMALLINT).
+     */
+    public static int jmsPriority(int rowPriority) {
+        return (int) Math.max(0, Math.min(9, (long) rowPriority + PRIORITY_OFFSET));
     }
 
     /**
@@ -40,7 +68,8 @@ public final class JmsHeaders {
      * Long, Float or Double): each as its text, and {@value #PROPERTY_TYPES} naming those that are
      * not Strings (absent when all are).
      *
-     * @throws IllegalArgumentException for a null value, a value of another type, or a reserved name
+     * @throws IllegalArgumentException for a null value, a value of another type, a reserved name,
+     *         or a name holding ':' or ',' of a property that is not a String
      */
     public static Map<String, String> encode(Map<String, ?> properties) {
         Map<String, String> headers = new LinkedHashMap<>();
@@ -51,6 +80,10 @@ public final class JmsHeaders {
             }
             String type = typeOf(name, value);
             if (!type.equals("String")) {
+                if (name.contains(":") || name.contains(",")) { // a JMS name never does: it would break the list
+                    throw new IllegalArgumentException("property name " + name + " holds ':' or ',', which a"
+                            + " property that is not a String cannot have (names are Java identifiers)");
+                }
                 types.append(types.isEmpty() ? "" : ",").append(name).append(':').append(type);
             }
             headers.put(name, String.valueOf(value));

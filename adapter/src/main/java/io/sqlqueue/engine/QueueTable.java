@@ -868,9 +868,10 @@ public final class QueueTable {
         List<Row> rows = new ArrayList<>();
         try (statement; ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
+                Instant expiresAt = readInstant(rs, 11);
                 Row r = new Row(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4), readInstant(rs, 5),
                         rs.getInt(6), readInstant(rs, 7), rs.getString(8), rs.getString(9), rs.getString(10),
-                        expired(readInstant(rs, 11), readInstant(rs, 12)));
+                        expiresAt, expired(expiresAt, readInstant(rs, 12)));
                 rows.add(r);
             }
         } catch (SQLException e) {
@@ -906,7 +907,8 @@ public final class QueueTable {
 
     /** A row as the database returned it; turned into a message by {@link #decode}. */
     private record Row(long id, int priority, String headers, byte[] body, Instant enqueuedAt, int attempts,
-            Instant visibleAt, String dedupKey, String orderingKey, String leasedBy, boolean expired) {
+            Instant visibleAt, String dedupKey, String orderingKey, String leasedBy, Instant expiresAt,
+            boolean expired) {
 
         /** The attempt a delivery of this row is: one more than those counted, never below 1 nor overflowing. */
         int nextAttempt() {
@@ -931,8 +933,8 @@ public final class QueueTable {
             } catch (IllegalArgumentException e) {
                 return new Decoded(null, attempt, "undeliverable: the " + e.getMessage());
             }
-            return new Decoded(new QueueMessage(id, queue.toString(), body, parsed, enqueuedAt, attempt, orderingKey),
-                    attempt, null);
+            return new Decoded(new QueueMessage(id, queue.toString(), body, parsed, enqueuedAt, attempt, orderingKey,
+                    priority, expiresAt), attempt, null);
         }
     }
 

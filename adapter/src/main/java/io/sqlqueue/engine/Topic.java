@@ -91,7 +91,12 @@ public final class Topic {
         return TableName.parse((name.schema() == null ? "" : name.schema() + ".") + queue);
     }
 
-    private static TableName parse(String topic) {
+    /**
+     * A topic's name: {@code prices} or {@code sales.prices}.
+     *
+     * @throws IllegalArgumentException naming the problem, for anything else
+     */
+    public static TableName parse(String topic) {
         try {
             return TableName.parse(topic);
         } catch (IllegalArgumentException e) {

@@ -1,24 +1,18 @@
 package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.jms.BytesBodyReader;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
-import jakarta.jms.MessageEOFException;
-import jakarta.jms.MessageFormatException;
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
-import java.io.EOFException;
-import java.io.IOException;
-import java.io.UTFDataFormatException;
 
 /**
  * A received {@link BytesMessage} in read-only mode (see {@link ReceivedMessage}): the read methods
- * read the body from its start, as a {@link DataInputStream} does; {@link #reset()} goes back to it.
+ * read the body from its start ({@link BytesBodyReader}); {@link #reset()} goes back to it.
  */
 final class ReceivedBytesMessage extends ReceivedMessage implements BytesMessage {
 
     private final byte[] body;
-    private DataInputStream in;
+    private BytesBodyReader in;
 
     ReceivedBytesMessage(QueueMessage message) {
         super(message);
@@ -33,106 +27,73 @@ final class ReceivedBytesMessage extends ReceivedMessage implements BytesMessage
 
     @Override
     public void reset() {
-        in = new DataInputStream(new ByteArrayInputStream(body));
-    }
-
-    /** One read; the end of the body is a MessageEOFException, a malformed UTF string a MessageFormatException. */
-    private interface Read<T> {
-        T from(DataInputStream in) throws IOException;
-    }
-
-    private <T> T read(String what, Read<T> read) throws JMSException {
-        try {
-            in.mark(Integer.MAX_VALUE);
-            return read.from(in);
-        } catch (EOFException e) {
-            rewindAfterFailedRead();
-            throw new MessageEOFException("the end of the body was reached reading a " + what);
-        } catch (UTFDataFormatException e) {
-            rewindAfterFailedRead();
-            throw new MessageFormatException("the body holds no modified UTF-8 string here: " + e.getMessage());
-        } catch (IOException e) { // a byte array never fails otherwise
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A failed read leaves the position where it was, so that another read may try the same bytes. */
-    private void rewindAfterFailedRead() {
-        try {
-            in.reset();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        in = new BytesBodyReader(body);
     }
 
     @Override
     public boolean readBoolean() throws JMSException {
-        return read("boolean", DataInputStream::readBoolean);
+        return in.readBoolean();
     }
 
     @Override
     public byte readByte() throws JMSException {
-        return read("byte", DataInputStream::readByte);
+        return in.readByte();
     }
 
     @Override
     public int readUnsignedByte() throws JMSException {
-        return read("unsigned byte", DataInputStream::readUnsignedByte);
+        return in.readUnsignedByte();
     }
 
     @Override
     public short readShort() throws JMSException {
-        return read("short", DataInputStream::readShort);
+        return in.readShort();
     }
 
     @Override
     public int readUnsignedShort() throws JMSException {
-        return read("unsigned short", DataInputStream::readUnsignedShort);
+        return in.readUnsignedShort();
     }
 
     @Override
     public char readChar() throws JMSException {
-        return read("char", DataInputStream::readChar);
+        return in.readChar();
     }
 
     @Override
     public int readInt() throws JMSException {
-        return read("int", DataInputStream::readInt);
+        return in.readInt();
     }
 
     @Override
     public long readLong() throws JMSException {
-        return read("long", DataInputStream::readLong);
+        return in.readLong();
     }
 
     @Override
     public float readFloat() throws JMSException {
-        return read("float", DataInputStream::readFloat);
+        return in.readFloat();
     }
 
     @Override
     public double readDouble() throws JMSException {
-        return read("double", DataInputStream::readDouble);
+        return in.readDouble();
     }
 
     @Override
     public String readUTF() throws JMSException {
-        return read("UTF string", s -> s.readUTF());
+        return in.readUTF();
     }
 
     @Override
     public int readBytes(byte[] value) throws JMSException {
-        return readBytes(value, value.length);
+        return in.readBytes(value, value.length);
     }
 
     /** Up to {@code length} bytes into {@code value}: how many were read, -1 at the end of the body. */
     @Override
     public int readBytes(byte[] value, int length) throws JMSException {
-        if (length < 0 || length > value.length) {
-            throw new IndexOutOfBoundsException("length " + length + " is not between 0 and the array's "
-                    + value.length);
-        }
-        return read("byte array", s -> s.available() == 0 ? -1 : s.read(value, 0, length));
+        return in.readBytes(value, length);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.JmsHeaders;
+import io.sqlqueue.jms.JmsProperties;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
@@ -37,24 +38,35 @@ abstract class ReceivedMessage implements Message {
     /** The property holding the attempt, and the one holding the ordering key (JMS-defined names). */
     static final String DELIVERY_COUNT = "JMSXDeliveryCount";
     static final String GROUP_ID = "JMSXGroupID";
-    /** What every message reports: the adapter carries no priority to its listeners yet (the JMS default). */
-    static final int PRIORITY = Message.DEFAULT_PRIORITY;
 
     final QueueMessage message;
-    /** The properties: the headers as Strings, JMSXDeliveryCount an Integer, JMSXGroupID a String. */
-    private final Map<String, Object> properties = new LinkedHashMap<>();
+    /** The properties: the headers typed by JmsHeaders.decode, JMSXDeliveryCount an Integer, JMSXGroupID a String. */
+    private final JmsProperties properties;
+    /**
+     * Why the headers' properties cannot be read (a malformed types header, written by hand), or
+     * null. The message is delivered all the same: reading a property then throws, naming the
+     * header, and the bean decides; if it throws, the message is retried and dead-lettered with
+     * that reason, never lost.
+     */
+    private final String unreadable;
 
     ReceivedMessage(QueueMessage message) {
         this.message = message;
-        message.headers().forEach((name, value) -> {
-            if (!JmsHeaders.RESERVED.contains(name) && !name.equals(DELIVERY_COUNT) && !name.equals(GROUP_ID)) {
-                properties.put(name, value);
-            }
-        });
-        properties.put(DELIVERY_COUNT, message.attempt());
-        if (message.orderingKey() != null) {
-            properties.put(GROUP_ID, message.orderingKey());
+        Map<String, Object> values = new LinkedHashMap<>();
+        String why = null;
+        try {
+            values.putAll(JmsHeaders.decode(message.headers()));
+        } catch (IllegalArgumentException e) {
+            why = e.getMessage();
         }
+        values.remove(DELIVERY_COUNT); // the adapter's own, whatever a header says
+        values.remove(GROUP_ID);
+        values.put(DELIVERY_COUNT, message.attempt());
+        if (message.orderingKey() != null) {
+            values.put(GROUP_ID, message.orderingKey());
+        }
+        this.properties = new JmsProperties(values);
+        this.unreadable = why;
     }
 
     /**
@@ -131,21 +143,43 @@ abstract class ReceivedMessage implements Message {
         return message.headers().get(TYPE);
     }
 
-    /** 0, never: a message whose time to live ran out is never delivered, so the one delivered has not expired. */
+    /**
+     * When its time to live runs out ({@link QueueMessage#expiresAt()}), in milliseconds, or 0: it
+     * never expires. A message whose time to live ran out is never delivered.
+     */
     @Override
     public long getJMSExpiration() {
-        return 0;
+        return message.expiresAt() == null ? 0 : message.expiresAt().toEpochMilli();
     }
 
-    /** The time it was sent: the adapter does not carry a message's delay to its listeners yet. */
+    /**
+     * {@code JMSTimestamp} plus the delivery delay its JMS sender set (the header
+     * {@value JmsHeaders#DELIVERY_DELAY}); without the header, {@code JMSTimestamp}.
+     *
+     * @throws MessageFormatException when the header is not a number of milliseconds (written by hand)
+     */
     @Override
-    public long getJMSDeliveryTime() {
-        return getJMSTimestamp();
+    public long getJMSDeliveryTime() throws JMSException {
+        String delay = message.headers().get(JmsHeaders.DELIVERY_DELAY);
+        if (delay == null) {
+            return getJMSTimestamp();
+        }
+        try {
+            long millis = Long.parseLong(delay.trim());
+            if (millis >= 0) {
+                return getJMSTimestamp() + millis;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new MessageFormatException("header " + JmsHeaders.DELIVERY_DELAY + " must be a number of milliseconds"
+                + " (0 or more), was \"" + delay + "\"");
     }
 
+    /** The row's priority read as a JMS priority ({@link JmsHeaders#jmsPriority}): 0 is 4, clamped to 0 to 9. */
     @Override
     public int getJMSPriority() {
-        return PRIORITY;
+        return JmsHeaders.jmsPriority(message.priority());
     }
 
     @Override
@@ -210,87 +244,72 @@ abstract class ReceivedMessage implements Message {
 
     // ---- properties: the conversions of the specification's table (3.5.4) ---------------------
 
-    @Override
-    public boolean propertyExists(String name) {
-        return properties.containsKey(name);
+    /**
+     * The properties, unless the headers' properties cannot be read and {@code name} is one of them
+     * (null: all of them); JMSXDeliveryCount and JMSXGroupID can always be read.
+     */
+    private JmsProperties properties(String name) throws MessageFormatException {
+        if (unreadable != null && !DELIVERY_COUNT.equals(name) && !GROUP_ID.equals(name)) {
+            throw new MessageFormatException("the properties of message " + getJMSMessageID() + " cannot be read: "
+                    + unreadable + " (a row written by hand or by another program: correct the header "
+                    + JmsHeaders.PROPERTY_TYPES + ", or remove it to read every property as a String)");
+        }
+        return properties;
     }
 
     @Override
-    public Enumeration<?> getPropertyNames() {
-        return Collections.enumeration(properties.keySet());
+    public boolean propertyExists(String name) throws JMSException {
+        return properties(name).exists(name);
     }
 
     @Override
-    public Object getObjectProperty(String name) {
-        return properties.get(name);
+    public Enumeration<?> getPropertyNames() throws JMSException {
+        return Collections.enumeration(properties(null).names());
     }
 
     @Override
-    public String getStringProperty(String name) {
-        Object value = properties.get(name);
-        return value == null ? null : value.toString();
+    public Object getObjectProperty(String name) throws JMSException {
+        return properties(name).get(name);
+    }
+
+    @Override
+    public String getStringProperty(String name) throws JMSException {
+        return properties(name).getString(name);
     }
 
     @Override
     public boolean getBooleanProperty(String name) throws JMSException {
-        Object value = properties.get(name);
-        return value == null ? false : Boolean.valueOf(string(name, "boolean")); // missing: false, as valueOf(null)
+        return properties(name).getBoolean(name);
     }
 
     @Override
     public byte getByteProperty(String name) throws JMSException {
-        return Byte.valueOf(number(name, "byte"));
+        return properties(name).getByte(name);
     }
 
     @Override
     public short getShortProperty(String name) throws JMSException {
-        return Short.valueOf(number(name, "short"));
+        return properties(name).getShort(name);
     }
 
     @Override
     public int getIntProperty(String name) throws JMSException {
-        Object value = properties.get(name);
-        return value instanceof Integer i ? i : Integer.valueOf(number(name, "int"));
+        return properties(name).getInt(name);
     }
 
     @Override
     public long getLongProperty(String name) throws JMSException {
-        Object value = properties.get(name);
-        return value instanceof Integer i ? i : Long.valueOf(number(name, "long"));
+        return properties(name).getLong(name);
     }
 
     @Override
     public float getFloatProperty(String name) throws JMSException {
-        return Float.valueOf(number(name, "float"));
+        return properties(name).getFloat(name);
     }
 
     @Override
     public double getDoubleProperty(String name) throws JMSException {
-        return Double.valueOf(number(name, "double"));
-    }
-
-    /**
-     * The String value of {@code name} to parse as a number: a missing one is a NumberFormatException,
-     * for every type alike (Double.valueOf(null) alone would throw a NullPointerException).
-     */
-    private String number(String name, String type) throws MessageFormatException {
-        String value = string(name, type);
-        if (value == null) {
-            throw new NumberFormatException("property " + name + " is not set, so it has no " + type + " value");
-        }
-        return value;
-    }
-
-    /**
-     * The String value of {@code name}, or null; the int JMSXDeliveryCount read as another type than
-     * int, long or String is a MessageFormatException.
-     */
-    private String string(String name, String type) throws MessageFormatException {
-        Object value = properties.get(name);
-        if (value != null && !(value instanceof String)) {
-            throw new MessageFormatException("property " + name + " is an int and cannot be read as a " + type);
-        }
-        return (String) value;
+        return properties(name).getDouble(name);
     }
 
     @Override

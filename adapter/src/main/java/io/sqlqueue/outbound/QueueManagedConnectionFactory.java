@@ -389,7 +389,8 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof QueueManagedConnectionFactory f && jdbcUrl.equals(f.jdbcUrl) && user.equals(f.user)
+        // the class too: the JMS definition's factory is another resource, whatever a server compares
+        return o instanceof QueueManagedConnectionFactory f && o.getClass() == getClass() && jdbcUrl.equals(f.jdbcUrl) && user.equals(f.user)
                 && password.equals(f.password) && dataSourceJndiName.equals(f.dataSourceJndiName)
                 && useXA.equals(f.useXA)
                 && transactionSupportLevel.equals(f.transactionSupportLevel);
@@ -397,12 +398,13 @@ public class QueueManagedConnectionFactory implements ManagedConnectionFactory, 
 
     @Override
     public int hashCode() {
-        return Objects.hash(jdbcUrl, user, password, dataSourceJndiName, useXA, transactionSupportLevel);
+        return Objects.hash(getClass().getName(), jdbcUrl, user, password, dataSourceJndiName, useXA,
+                transactionSupportLevel);
     }
 
     @Override
     public String toString() {
-        return "QueueManagedConnectionFactory[" + (usesServerDataSource() ? "dataSourceJndiName=" + dataSourceJndiName
+        return getClass().getSimpleName() + "[" + (usesServerDataSource() ? "dataSourceJndiName=" + dataSourceJndiName
                 : "jdbcUrl=" + DriverDataSources.withoutSecrets(jdbcUrl) + ", user=" + user + ", useXA=" + useXA) + "]";
     }
 

@@ -61,5 +61,18 @@ class JmsHeadersTest {
                 Map.of("q", "5", JmsHeaders.PROPERTY_TYPES, "q:integer"))).getMessage().contains("\"q:integer\""));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JmsHeaders.decode(
                 Map.of("q", "yes", JmsHeaders.PROPERTY_TYPES, "q:boolean"))).getMessage().contains("declared boolean"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JmsHeaders.encode(Map.of("a:b", 1)))
+                .getMessage().contains("holds ':' or ','"), "it would break the types header");
+        assertEquals(Map.of("a:b", "x"), JmsHeaders.encode(Map.of("a:b", "x")), "a String needs no type");
+    }
+
+    @Test
+    void aJmsPriorityIsTheRowsPlusFourClampedToZeroToNine() {
+        for (int jms = 0; jms <= 9; jms++) {
+            assertEquals(jms, JmsHeaders.jmsPriority(JmsHeaders.rowPriority(jms)));
+        }
+        assertEquals(0, JmsHeaders.rowPriority(4), "the JMS default is the column's default");
+        assertEquals(9, JmsHeaders.jmsPriority(Integer.MAX_VALUE));
+        assertEquals(0, JmsHeaders.jmsPriority(Integer.MIN_VALUE));
     }
 }

@@ -963,6 +963,39 @@ abstract class QueueContract {
         assertEquals(List.of("a", "b", "z"), texts(queue.claim(connection, 10)));
     }
 
+    /** A claim, a lease and a hold give each message its priority and, by the database's clock, its expiry. */
+    @Test
+    void aDeliveredMessageCarriesItsPriorityAndExpiry() throws Exception {
+        Instant before = Instant.now().minusSeconds(3600); // the database's clock may differ a little from ours
+        for (int i = 0; i < 3; i++) {
+            queue.send(connection, OutgoingMessage.text("expiring " + i).priority(-2 - i)
+                    .timeToLive(Duration.ofHours(2)).build());
+            queue.send(connection, OutgoingMessage.text("lasting " + i).priority(7 - i).build());
+        }
+        List<QueueMessage> got = new ArrayList<>(queue.claim(connection, 2));
+        got.addAll(queue.lease(connection, 2, Duration.ofMinutes(5)).stream().map(LeasedMessage::message).toList());
+        connection.setAutoCommit(false);
+        try {
+            got.addAll(queue.hold(connection, 2, null).stream().map(HeldMessage::message).toList());
+        } finally {
+            connection.rollback();
+            connection.setAutoCommit(true);
+        }
+        assertEquals(List.of("lasting 0", "lasting 1", "lasting 2", "expiring 0", "expiring 1", "expiring 2"),
+                texts(got), "claimed, leased, held");
+        assertEquals(List.of(7, 6, 5, -2, -3, -4), got.stream().map(QueueMessage::priority).toList());
+        for (QueueMessage m : got) {
+            if (m.text().startsWith("lasting")) {
+                assertNull(m.expiresAt(), m.text());
+            } else {
+                long left = Duration.between(m.enqueuedAt(), m.expiresAt()).toMillis();
+                assertTrue(Math.abs(left - Duration.ofHours(2).toMillis()) < 1000, "enqueued_at plus the time to live: "
+                        + m.enqueuedAt() + " " + m.expiresAt());
+                assertTrue(m.expiresAt().isAfter(before.plus(Duration.ofHours(2))), m.expiresAt().toString());
+            }
+        }
+    }
+
     @Test
     void delayedMessagesStayInvisibleUntilTheirTime() throws Exception {
         queue.send(connection, OutgoingMessage.text("later").delay(Duration.ofSeconds(3)).build());

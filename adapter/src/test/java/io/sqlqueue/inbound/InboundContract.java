@@ -2230,4 +2230,134 @@ abstract class InboundContract {
         }
         assertEquals(ids.stream().filter(id -> id % 3 == 0).count(), failedOnce.size());
     }
+
+    // ---- the adapter's JMS sender to its listeners ----
+
+    /** The adapter's JMS connection factory for this test's database, outside a server: each send commits at once. */
+    private jakarta.jms.ConnectionFactory jmsSender() {
+        String[] db = database();
+        io.sqlqueue.outbound.JmsManagedConnectionFactory mcf = new io.sqlqueue.outbound.JmsManagedConnectionFactory();
+        mcf.setJdbcUrl(db[0]);
+        mcf.setUser(db[1]);
+        mcf.setPassword(db[2]);
+        mcf.setResourceAdapter(adapter);
+        return (jakarta.jms.ConnectionFactory) mcf.createConnectionFactory();
+    }
+
+    private static long idOf(String jmsMessageId) {
+        return Long.parseLong(jmsMessageId.substring(jmsMessageId.lastIndexOf(':') + 1));
+    }
+
+    /**
+     * A message the JMS sender sent reaches a MessageListener bean as it was sent: its body type and text,
+     * typed properties (their own types back), correlation id, type, priority, group, expiration and delivery
+     * time, and the message id the send reported.
+     */
+    @Test
+    void aMessageFromTheJmsSenderReachesAMessageListenerBeanAsItWasSent() throws Exception {
+        String sentId;
+        long sentAt;
+        try (jakarta.jms.JMSContext context = jmsSender().createContext()) {
+            jakarta.jms.TextMessage m = context.createTextMessage("from JMS");
+            m.setShortProperty("lines", (short) 3);
+            context.createProducer().setPriority(8).setTimeToLive(600_000).setDeliveryDelay(200)
+                    .setJMSCorrelationID("corr-7").setJMSType("order-created").setProperty("quantity", 5)
+                    .setProperty("urgent", true).setProperty("price", 19.5).setProperty("region", "eu")
+                    .setProperty("JMSXGroupID", "customer-7").send(new io.sqlqueue.jms.JmsQueue(queue), m);
+            sentId = m.getJMSMessageID();
+            sentAt = m.getJMSTimestamp();
+        }
+        Map<String, Object> seen = Collections.synchronizedMap(new java.util.HashMap<>());
+        FakeContainer.JmsBean bean = m -> {
+            Map<String, Object> fields = new java.util.TreeMap<>();
+            fields.put("id", m.getJMSMessageID());
+            fields.put("kind", m instanceof jakarta.jms.TextMessage t ? "text:" + t.getText() : "bytes");
+            fields.put("quantity", m.getObjectProperty("quantity"));
+            fields.put("quantityAsLong", m.getLongProperty("quantity"));
+            fields.put("lines", m.getIntProperty("lines"));
+            fields.put("urgent", m.getObjectProperty("urgent"));
+            fields.put("price", m.getDoubleProperty("price"));
+            fields.put("region", m.getStringProperty("region"));
+            fields.put("group", m.getStringProperty("JMSXGroupID"));
+            fields.put("correlationId", m.getJMSCorrelationID());
+            fields.put("type", m.getJMSType());
+            fields.put("priority", m.getJMSPriority());
+            fields.put("timeToLive", m.getJMSExpiration() - m.getJMSTimestamp());
+            fields.put("delay", m.getJMSDeliveryTime() - m.getJMSTimestamp());
+            fields.put("timestamp", m.getJMSTimestamp());
+            List<String> names = new ArrayList<>();
+            for (Object name : Collections.list(m.getPropertyNames())) {
+                names.add((String) name);
+            }
+            Collections.sort(names);
+            fields.put("names", names);
+            long id = idOf(m.getJMSMessageID());
+            container.onCommit(() -> {
+                seen.putAll(fields);
+                committed.merge(id, 1, Integer::sum);
+            });
+        };
+        MessageEndpointFactory factory = container.jmsEndpointFactory(bean, true);
+        QueueActivationSpec spec = spec();
+        adapter.endpointActivation(factory, spec);
+        active.add(new Object[] {factory, spec});
+        assertExactlyOnce(List.of(idOf(sentId)));
+
+        assertEquals(sentId, seen.get("id"), "the id the send reported");
+        assertEquals("text:from JMS", seen.get("kind"));
+        assertEquals(5, seen.get("quantity"), "an int comes back an Integer");
+        assertEquals(5L, seen.get("quantityAsLong"));
+        assertEquals(3, seen.get("lines"), "a short reads as an int");
+        assertEquals(Boolean.TRUE, seen.get("urgent"));
+        assertEquals(19.5, seen.get("price"));
+        assertEquals("eu", seen.get("region"));
+        assertEquals("customer-7", seen.get("group"));
+        assertEquals("corr-7", seen.get("correlationId"));
+        assertEquals("order-created", seen.get("type"));
+        assertEquals(8, seen.get("priority"));
+        assertTrue(Math.abs((Long) seen.get("timeToLive") - 600_000) < 1000, "JMSExpiration: " + seen.get("timeToLive"));
+        assertEquals(200L, seen.get("delay"), "JMSDeliveryTime is JMSTimestamp plus the delay");
+        assertTrue(Math.abs((Long) seen.get("timestamp") - sentAt) < 3_600_000,
+                "JMSTimestamp is the database's clock at the send: " + seen.get("timestamp") + ", sent at " + sentAt);
+        assertEquals(List.of("JMSXDeliveryCount", "JMSXGroupID", "lines", "price", "quantity", "region", "urgent"),
+                seen.get("names"), "the adapter's reserved headers are no properties");
+        assertEquals(0, rows("dlq"));
+    }
+
+    /** A message the JMS sender sent (the classic API) reaches a QueueListener bean: its properties are headers of their text. */
+    @Test
+    void aMessageFromTheJmsSenderReachesAQueueListenerBean() throws Exception {
+        String sentId;
+        jakarta.jms.Connection connection = jmsSender().createConnection();
+        try {
+            jakarta.jms.Session session = connection.createSession();
+            jakarta.jms.MessageProducer producer = session.createProducer(session.createQueue(queue));
+            producer.setPriority(6);
+            jakarta.jms.BytesMessage m = session.createBytesMessage();
+            m.writeBytes(new byte[] {0, (byte) 0xc3, (byte) 0x28});
+            m.setIntProperty("quantity", 5);
+            m.setStringProperty("JMSXGroupID", "customer-7");
+            m.setJMSCorrelationID("corr-8");
+            producer.send(m);
+            sentId = m.getJMSMessageID();
+        } finally {
+            connection.close();
+        }
+        List<QueueMessage> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+        activate(spec(), messages -> container.onCommit(() -> messages.forEach(message -> {
+            got.add(message);
+            committed.merge(message.id(), 1, Integer::sum);
+        })), false, true);
+        assertExactlyOnce(List.of(idOf(sentId)));
+
+        QueueMessage m = got.get(0);
+        assertEquals(List.of(0, 0xc3, 0x28), List.of(m.body()[0] & 0xff, m.body()[1] & 0xff, m.body()[2] & 0xff));
+        assertEquals("5", m.headers().get("quantity"), "a property is a header of its text");
+        assertEquals("quantity:int", m.headers().get("sqlqueue.jms.propertyTypes"));
+        assertEquals("bytes", m.headers().get("sqlqueue.jms.bodyType"));
+        assertEquals("corr-8", m.headers().get("JMSCorrelationID"));
+        assertEquals("customer-7", m.orderingKey());
+        assertEquals(2, m.priority(), "JMS 6 is the row's 2");
+        assertEquals(null, m.expiresAt());
+    }
 }

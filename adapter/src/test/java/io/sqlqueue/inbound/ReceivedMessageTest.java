@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.JmsHeaders;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -23,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -105,6 +107,111 @@ class ReceivedMessageTest {
                 () -> m.getByteProperty("JMSXDeliveryCount"), () -> m.getShortProperty("JMSXDeliveryCount"),
                 () -> m.getFloatProperty("JMSXDeliveryCount"), () -> m.getDoubleProperty("JMSXDeliveryCount"))) {
             assertThrows(MessageFormatException.class, intAsOther, "an int reads only as int, long or String");
+        }
+    }
+
+    @Test
+    void typedPropertiesFromTheTypesHeaderReadThroughTheConversionTable() throws Exception {
+        Map<String, Object> sent = new LinkedHashMap<>();
+        sent.put("quantity", 5);
+        sent.put("small", (byte) -7);
+        sent.put("mid", (short) 300);
+        sent.put("big", 9_000_000_000L);
+        sent.put("ratio", 0.25f);
+        sent.put("price", 19.99);
+        sent.put("urgent", true);
+        sent.put("region", "eu");
+        sent.put("count", "17");
+        Message m = text(JmsHeaders.encode(sent));
+
+        assertEquals(5, m.getObjectProperty("quantity"), "the sender's type comes back");
+        assertEquals(Integer.class, m.getObjectProperty("quantity").getClass());
+        assertEquals(Float.class, m.getObjectProperty("ratio").getClass());
+        assertEquals(Boolean.TRUE, m.getObjectProperty("urgent"));
+        // an int reads as int, long and String, nothing else
+        assertEquals(5, m.getIntProperty("quantity"));
+        assertEquals(5L, m.getLongProperty("quantity"));
+        assertEquals("5", m.getStringProperty("quantity"));
+        for (Executable intAsOther : List.<Executable>of(() -> m.getByteProperty("quantity"),
+                () -> m.getShortProperty("quantity"), () -> m.getBooleanProperty("quantity"),
+                () -> m.getFloatProperty("quantity"), () -> m.getDoubleProperty("quantity"))) {
+            MessageFormatException e = assertThrows(MessageFormatException.class, intAsOther);
+            assertTrue(e.getMessage().startsWith("property quantity is an int and cannot be read as "), e.getMessage());
+        }
+        // a byte widens to short, int and long; a short to int and long; a long only to String
+        assertEquals((byte) -7, m.getByteProperty("small"));
+        assertEquals((short) -7, m.getShortProperty("small"));
+        assertEquals(-7, m.getIntProperty("small"));
+        assertEquals(-7L, m.getLongProperty("small"));
+        assertEquals(300, m.getIntProperty("mid"));
+        assertThrows(MessageFormatException.class, () -> m.getByteProperty("mid"));
+        assertEquals(9_000_000_000L, m.getLongProperty("big"));
+        assertThrows(MessageFormatException.class, () -> m.getIntProperty("big"), "a long does not narrow");
+        assertEquals("9000000000", m.getStringProperty("big"));
+        // a float reads as double; a double not as float
+        assertEquals(0.25f, m.getFloatProperty("ratio"));
+        assertEquals(0.25d, m.getDoubleProperty("ratio"));
+        assertEquals(19.99, m.getDoubleProperty("price"));
+        assertThrows(MessageFormatException.class, () -> m.getFloatProperty("price"));
+        assertThrows(MessageFormatException.class, () -> m.getLongProperty("price"));
+        // a boolean reads as boolean and String only
+        assertTrue(m.getBooleanProperty("urgent"));
+        assertEquals("true", m.getStringProperty("urgent"));
+        assertThrows(MessageFormatException.class, () -> m.getIntProperty("urgent"));
+        // a String parses for every type
+        assertEquals(17, m.getIntProperty("count"));
+        assertEquals((byte) 17, m.getByteProperty("count"));
+        assertEquals(17.0, m.getDoubleProperty("count"));
+        assertFalse(m.getBooleanProperty("count"), "Boolean.valueOf of anything but true");
+        NumberFormatException nf = assertThrows(NumberFormatException.class, () -> m.getIntProperty("region"));
+        assertEquals("property region is \"eu\", which does not read as an int", nf.getMessage());
+
+        List<Object> names = new ArrayList<>(Collections.list(m.getPropertyNames()));
+        names.sort(null);
+        assertEquals(List.of("JMSXDeliveryCount", "big", "count", "mid", "price", "quantity", "ratio", "region",
+                "small", "urgent"), names, "the types header is the adapter's, not a property");
+    }
+
+    @Test
+    void aMalformedTypesHeaderLeavesTheMessageDeliverableAndNamesTheHeaderWhenAPropertyIsRead() throws Exception {
+        for (String types : List.of("quantity", "quantity:integer", "quantity:int")) {
+            TextMessage m = (TextMessage) ReceivedMessage.of(row("body".getBytes(StandardCharsets.UTF_8),
+                    Map.of("quantity", "five", "sqlqueue.jms.propertyTypes", types, "JMSType", "t"), 2, "k"));
+            assertEquals("body", m.getText(), "the body and header fields still read");
+            assertEquals("t", m.getJMSType());
+            assertEquals(2, m.getIntProperty("JMSXDeliveryCount"), "the adapter's own properties still read");
+            assertEquals("k", m.getStringProperty("JMSXGroupID"));
+            for (Executable read : List.<Executable>of(() -> m.getStringProperty("quantity"),
+                    () -> m.getIntProperty("quantity"), () -> m.getObjectProperty("other"), m::getPropertyNames,
+                    () -> m.propertyExists("quantity"))) {
+                MessageFormatException e = assertThrows(MessageFormatException.class, read, types);
+                assertTrue(e.getMessage().startsWith("the properties of message ID:sales.orders:42 cannot be read: "),
+                        e.getMessage());
+                assertTrue(e.getMessage().contains("sqlqueue.jms.propertyTypes"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void priorityExpirationAndDeliveryTimeComeFromTheRowAndTheSendersDelay() throws Exception {
+        Instant expires = SENT.plusSeconds(600);
+        Message m = ReceivedMessage.of(new QueueMessage(42, "sales.orders", new byte[] {'x'},
+                Map.of("sqlqueue.jms.deliveryDelay", "30000"), SENT, 1, null, 3, expires));
+        assertEquals(7, m.getJMSPriority(), "the row's 3 is JMS 7: a row's 0 is the JMS default 4");
+        assertEquals(expires.toEpochMilli(), m.getJMSExpiration());
+        assertEquals(SENT.toEpochMilli() + 30_000, m.getJMSDeliveryTime());
+        assertFalse(m.propertyExists("sqlqueue.jms.deliveryDelay"), "a header of the adapter's, not a property");
+
+        int[][] rowToJms = {{-4, 0}, {0, 4}, {5, 9}, {-100, 0}, {32767, 9}, {-32768, 0}};
+        for (int[] p : rowToJms) {
+            assertEquals(p[1], ReceivedMessage.of(new QueueMessage(1, "q", new byte[0], Map.of(), SENT, 1, null, p[0],
+                    null)).getJMSPriority(), "row priority " + p[0]);
+        }
+        for (String bad : List.of("soon", "-5")) {
+            Message wrong = ReceivedMessage.of(row(new byte[0], Map.of("sqlqueue.jms.deliveryDelay", bad), 1, null));
+            MessageFormatException e = assertThrows(MessageFormatException.class, wrong::getJMSDeliveryTime);
+            assertTrue(e.getMessage().startsWith("header sqlqueue.jms.deliveryDelay must be a number of milliseconds"),
+                    e.getMessage());
         }
     }
 

@@ -22,8 +22,13 @@ public final class QueueMessage {
     private final Instant enqueuedAt;
     private final int attempt;
     private final String orderingKey;
+    private final int priority;
+    private final Instant expiresAt;
 
-    /** Created by the adapter; applications receive instances, they do not build them. */
+    /**
+     * Created by the adapter; applications receive instances, they do not build them (a test may:
+     * the message then has priority 0, no expiry and no ordering key).
+     */
     public QueueMessage(long id, String queue, byte[] body, Map<String, String> headers, Instant enqueuedAt,
             int attempt) {
         this(id, queue, body, headers, enqueuedAt, attempt, null);
@@ -32,6 +37,15 @@ public final class QueueMessage {
     /** As the other constructor, with the message's ordering key ({@code null} for none). */
     public QueueMessage(long id, String queue, byte[] body, Map<String, String> headers, Instant enqueuedAt,
             int attempt, String orderingKey) {
+        this(id, queue, body, headers, enqueuedAt, attempt, orderingKey, 0, null);
+    }
+
+    /**
+     * As the other constructors, with the message's priority and the instant it expires
+     * ({@code null}: never).
+     */
+    public QueueMessage(long id, String queue, byte[] body, Map<String, String> headers, Instant enqueuedAt,
+            int attempt, String orderingKey, int priority, Instant expiresAt) {
         this.id = id;
         this.queue = Objects.requireNonNull(queue, "queue");
         this.body = Objects.requireNonNull(body, "body");
@@ -39,6 +53,8 @@ public final class QueueMessage {
         this.enqueuedAt = Objects.requireNonNull(enqueuedAt, "enqueuedAt");
         this.attempt = attempt;
         this.orderingKey = orderingKey;
+        this.priority = priority;
+        this.expiresAt = expiresAt;
     }
 
     /** The id the enqueue returned: unique within the queue, increasing in enqueue order. */
@@ -78,6 +94,23 @@ public final class QueueMessage {
     /** The ordering key it was sent with, or {@code null}. */
     public String orderingKey() {
         return orderingKey;
+    }
+
+    /**
+     * The priority it was sent with ({@link OutgoingMessage#priority()}, the row's {@code priority}
+     * column): higher is delivered first. 0 unless the sender set one.
+     */
+    public int priority() {
+        return priority;
+    }
+
+    /**
+     * When its time to live runs out ({@link OutgoingMessage.Builder#timeToLive}), by the
+     * database's clock, or {@code null}: it never expires. A message is not delivered once it has
+     * expired, so this is after the delivery began (by that clock).
+     */
+    public Instant expiresAt() {
+        return expiresAt;
     }
 
     @Override
