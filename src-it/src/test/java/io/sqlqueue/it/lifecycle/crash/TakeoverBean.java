@@ -51,8 +51,11 @@ public class TakeoverBean implements QueueListener {
 
     /** Long enough that the test reads the dead server's leases well before they run out; short for a quick test. */
     public static final long LEASE_TIME_MILLIS = 10_000;
-    /** Messages the stalling server processes before it stalls: it took part in the consumption. */
-    public static final int STALL_AFTER = 5;
+    /**
+     * Messages the stalling server processes before it stalls: it took part in the consumption, and
+     * (its first lease of a backlog taking 8) it stalls with 6 leased ahead.
+     */
+    public static final int STALL_AFTER = 1;
     /** The table of processed messages: message_id, attempt, server (the lease holder's name), processed_at. */
     public static final String PROCESSED = "takeover_processed";
     private static final Duration WORK = Duration.ofMillis(20);
