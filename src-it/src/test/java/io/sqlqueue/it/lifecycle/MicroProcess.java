@@ -183,6 +183,20 @@ final class MicroProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** The forked JVM's process id: what a lease it holds names before the host ({@code pid@host}). */
+    long pid() {
+        return process.pid();
+    }
+
+    /**
+     * Kills the JVM on the spot, as {@code kill -9} does (SIGKILL: no shutdown hook, nothing
+     * rolled back or given back by the server), and returns its exit status once it is gone.
+     */
+    int killForcibly(Duration timeout) throws InterruptedException, IOException {
+        process.destroyForcibly();
+        return awaitExit(timeout);
+    }
+
     /** Asks Micro to shut down, then makes sure the JVM is gone. */
     @Override
     public void close() throws InterruptedException {
