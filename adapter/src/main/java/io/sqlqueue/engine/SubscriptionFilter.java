@@ -1,38 +1,48 @@
 package io.sqlqueue.engine;
 
+import io.sqlqueue.api.OutgoingMessage;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Which published messages a topic subscription takes, by their headers: conditions joined by
- * {@code AND}, each {@code name = 'value'} or {@code name IN ('a', 'b')}; a message without the
- * header does not match. Quotes inside a value are doubled ({@code 'it''s'}). An empty filter takes
- * every message. Evaluated in Java when a message is published, so nothing of it reaches SQL.
- * Immutable and thread-safe.
+ * Which published messages a topic subscription takes: a {@link MessageSelector}, evaluated when a
+ * message is published against the message's headers and header fields ({@link SelectorValues}),
+ * so nothing of it reaches SQL. An empty filter takes every message.
+ *
+ * <p>Filters written for earlier releases keep their meaning. Their form, conditions
+ * {@code name = 'value'} or {@code name IN ('a', 'b')} joined by {@code AND}, is a selector that
+ * means the same (a message without the header does not match), except where a header's name is
+ * no identifier of the selector grammar ({@code content-type}, {@code event.type}): a filter that
+ * is not a valid selector but is of that form is read in that form, its names the headers. A
+ * selector never reads as the earlier form: {@code content-type = 'json'} would be arithmetic
+ * compared with a string, which the selector refuses. Immutable and thread-safe.
  *
  * <pre>{@code type = 'order-created' AND region IN ('eu', 'uk')}</pre>
+ * <pre>{@code JMSPriority > 6 OR (amount BETWEEN 1000 AND 5000 AND currency <> 'USD')}</pre>
  */
 public final class SubscriptionFilter {
 
     /** The longest filter accepted, in characters (the column is NVARCHAR(2000)). */
     public static final int MAX_LENGTH = 2000;
     /** A filter that takes every message. */
-    public static final SubscriptionFilter ALL = new SubscriptionFilter("", List.of());
+    public static final SubscriptionFilter ALL = new SubscriptionFilter("", null);
 
     private final String text;
-    private final List<Condition> conditions;
+    /** Null for {@link #ALL}. */
+    private final MessageSelector selector;
 
-    private SubscriptionFilter(String text, List<Condition> conditions) {
+    private SubscriptionFilter(String text, MessageSelector selector) {
         this.text = text;
-        this.conditions = conditions;
+        this.selector = selector;
     }
 
     /**
      * Parses a filter; {@code null} or blank is {@link #ALL}.
      *
-     * @throws IllegalArgumentException naming what is wrong and where
+     * @throws IllegalArgumentException naming what is wrong and where, as a selector's error
      */
     public static SubscriptionFilter parse(String filter) {
         if (filter == null || filter.isBlank()) {
@@ -42,18 +52,26 @@ public final class SubscriptionFilter {
             throw new IllegalArgumentException("subscription filter must be at most " + MAX_LENGTH
                     + " characters, was " + filter.length());
         }
-        return new Parser(filter.trim()).filter();
+        String text = filter.trim();
+        try {
+            return new SubscriptionFilter(text, MessageSelector.parse(text));
+        } catch (IllegalArgumentException notASelector) {
+            SelectorExpression earlier = new Parser(text).filter();
+            if (earlier == null) {
+                throw new IllegalArgumentException("subscription filter: " + notASelector.getMessage(), notASelector);
+            }
+            return new SubscriptionFilter(text, MessageSelector.of(text, earlier));
+        }
     }
 
-    /** Whether a message with these headers matches. */
+    /** Whether a message whose selector identifiers have these values ({@link SelectorValues}) matches. */
+    public boolean matches(java.util.function.Function<String, ?> identifiers) {
+        return selector == null || selector.matches(identifiers);
+    }
+
+    /** Whether a message published now with these headers, and no priority or ordering key, matches. */
     public boolean matches(Map<String, String> headers) {
-        for (Condition c : conditions) {
-            String value = headers.get(c.header());
-            if (value == null || !c.values().contains(value)) {
-                return false;
-            }
-        }
-        return true;
+        return matches(SelectorValues.ofPublished(OutgoingMessage.text("").headers(headers).build(), Instant.now()));
     }
 
     /** The filter as written (trimmed); empty for {@link #ALL}. */
@@ -63,12 +81,12 @@ public final class SubscriptionFilter {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SubscriptionFilter f && conditions.equals(f.conditions);
+        return o instanceof SubscriptionFilter f && text.equals(f.text);
     }
 
     @Override
     public int hashCode() {
-        return conditions.hashCode();
+        return text.hashCode();
     }
 
     @Override
@@ -76,11 +94,10 @@ public final class SubscriptionFilter {
         return text.isEmpty() ? "(all messages)" : text;
     }
 
-    /** One condition: the header has one of these values. */
-    private record Condition(String header, Set<String> values) {
-    }
-
-    /** A recursive-descent parser over the filter's text. */
+    /**
+     * A recursive-descent parser of the earlier form: each condition an {@code IN} of the header
+     * (an {@code =} is an IN of one value), which is what a selector makes of it.
+     */
     private static final class Parser {
         private final String s;
         private int at;
@@ -89,22 +106,27 @@ public final class SubscriptionFilter {
             this.s = s;
         }
 
-        SubscriptionFilter filter() {
-            List<Condition> conditions = new ArrayList<>();
-            conditions.add(condition());
-            while (skipSpaces() < s.length()) {
-                keyword("AND");
-                conditions.add(condition());
+        /** The filter as a selector's condition, or null when it is not of the earlier form. */
+        SelectorExpression filter() {
+            try {
+                SelectorExpression all = condition();
+                while (skipSpaces() < s.length()) {
+                    keyword("AND");
+                    all = new SelectorExpression.Logical(true, all, condition());
+                }
+                return all;
+            } catch (IllegalArgumentException notOfTheEarlierForm) {
+                return null;
             }
-            return new SubscriptionFilter(s, List.copyOf(conditions));
         }
 
-        private Condition condition() {
-            String header = name();
+        private SelectorExpression condition() {
+            int start = skipSpaces();
+            SelectorExpression.Identifier header = new SelectorExpression.Identifier(name(), start, at);
             skipSpaces();
             if (at < s.length() && s.charAt(at) == '=') {
                 at++;
-                return new Condition(header, Set.of(literal()));
+                return new SelectorExpression.In(false, header, Set.of(literal()), at);
             }
             keyword("IN");
             expect('(');
@@ -115,7 +137,7 @@ public final class SubscriptionFilter {
                 values.add(literal());
             }
             expect(')');
-            return new Condition(header, Set.copyOf(values));
+            return new SelectorExpression.In(false, header, Set.copyOf(values), at);
         }
 
         private String name() {
@@ -177,10 +199,9 @@ public final class SubscriptionFilter {
             return at;
         }
 
+        /** Not of the earlier form: the selector's error is the one reported. */
         private IllegalArgumentException error(String expected) {
-            String found = at >= s.length() ? "the end" : "'" + s.substring(at, Math.min(s.length(), at + 20)) + "'";
-            return new IllegalArgumentException("subscription filter \"" + s + "\": expected " + expected
-                    + " at position " + (at + 1) + ", found " + found);
+            return new IllegalArgumentException("expected " + expected + " at " + (at + 1));
         }
     }
 }

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +44,9 @@ public final class Topic {
     private final String table;
     /** The subscriptions' queues, by name: a publish writes to each through the engine's statements. */
     private final ConcurrentMap<String, QueueTable> queues = new ConcurrentHashMap<>();
+    /** The filters of this topic's subscriptions, parsed, by their text ({@link #filter}). */
+    private final ConcurrentMap<String, SubscriptionFilter> filters = new ConcurrentHashMap<>();
+    private static final int MAX_CACHED_FILTERS = 256;
     /** Set once a publish has found the subscriptions table: it is not looked for again. */
     private volatile boolean subscriptionsTableSeen;
     /**
@@ -197,12 +201,31 @@ public final class Topic {
         try (SqlTemplate.Bound b = selectSubscriptions.prepare(c).setString("topic", name.toString())) {
             try (ResultSet rs = b.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new Subscription(rs.getString(1), queueOf(rs.getString(1)),
-                            SubscriptionFilter.parse(rs.getString(2))));
+                    found.add(new Subscription(rs.getString(1), queueOf(rs.getString(1)), filter(rs.getString(2))));
                 }
             }
         }
         return found;
+    }
+
+    /**
+     * A stored filter, parsed once: every publish reads the filters, and a selector costs more to
+     * parse than to evaluate. The cache holds the few filters a topic has; it starts afresh should
+     * edits by hand make it grow past {@value #MAX_CACHED_FILTERS}.
+     */
+    private SubscriptionFilter filter(String text) {
+        if (text == null) {
+            return SubscriptionFilter.ALL;
+        }
+        SubscriptionFilter f = filters.get(text);
+        if (f == null) {
+            f = SubscriptionFilter.parse(text);
+            if (filters.size() >= MAX_CACHED_FILTERS) {
+                filters.clear();
+            }
+            filters.put(text, f);
+        }
+        return f;
     }
 
     /**
@@ -236,8 +259,9 @@ public final class Topic {
             return reached; // nobody ever subscribed in this schema
         }
         subscriptionsTableSeen = true;
+        SelectorValues values = SelectorValues.ofPublished(message, Instant.now());
         for (Subscription s : subscriptions(c)) {
-            if (s.filter().matches(message.headers())) {
+            if (s.filter().matches(values)) {
                 QueueTable queue = queues.computeIfAbsent(s.queue().toString(),
                         q -> new QueueTable(dialect, q, null, RetryPolicy.DEFAULT));
                 try {
