@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -587,6 +588,34 @@ public abstract class Dialect {
     @FunctionalInterface
     interface Pick {
         SqlTemplate.Bound prepare(Connection c, SqlTemplate take, int n, Place after) throws SQLException;
+    }
+
+    /**
+     * The pick of a claim, lease or hold that takes only the ready rows meeting {@code and} that
+     * {@code selection} selects ({@link SelectingPick}); the statement it prepares was written with
+     * {@link #pickedIds} added to {@code and}. By default the statement's own skip-locked read
+     * takes the rows picked.
+     */
+    Pick selectingPick(String q, String and, Predicate<SelectingPick.Candidate> selection) {
+        return new SelectingPick(this, q, and, selection, null);
+    }
+
+    /**
+     * The condition, on a row aliased {@code m}, that it is one of the rows a {@link #selectingPick}
+     * picked: {@code :picked}, a list of the take's size ({@link SqlTemplate#withList}).
+     */
+    String pickedIds() {
+        return " AND m.id IN (:picked)";
+    }
+
+    /**
+     * A query of {@code columns} from the first :n (a literal) rows of {@code from} that meet
+     * {@code where}, in {@code order}, locking none, and not waiting for rows other transactions
+     * hold where the database can skip them: the candidates of a {@link #selectingPick}.
+     */
+    String firstRows(String columns, String from, String where, String order) {
+        return "SELECT " + columns + " FROM " + from + " WHERE " + where + " ORDER BY " + order
+                + " FETCH FIRST :n ROWS ONLY";
     }
 
     /** The statement picks its own rows: it is prepared as it is. */

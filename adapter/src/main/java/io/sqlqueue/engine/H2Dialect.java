@@ -99,6 +99,15 @@ final class H2Dialect extends Dialect {
         return new H2Picking.NextRows(this, q, and);
     }
 
+    /**
+     * The candidates selected are locked before the statement takes them, as {@link #pick}'s
+     * are, and bound as {@code :ids}: H2's statements take the rows picked by id.
+     */
+    @Override
+    Pick selectingPick(String q, String and, java.util.function.Predicate<SelectingPick.Candidate> selection) {
+        return new SelectingPick(this, q, and, selection, new H2Picking.LockPicked(q));
+    }
+
     /** The rows {@link #pick} picked and locked: the conditions and order were the pick's. */
     @Override
     Dml nextReady(Dml.Change change, String q, String and) {

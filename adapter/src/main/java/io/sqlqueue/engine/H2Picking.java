@@ -91,6 +91,30 @@ final class H2Picking {
         }
     }
 
+    /** Locks the rows of a list of ids that no other transaction holds and that are still ready. */
+    static final class LockPicked implements SelectingPick.Lock {
+        private final SqlTemplate lock;
+
+        LockPicked(String q) {
+            lock = new SqlTemplate("SELECT id FROM " + q + " WHERE " + PICKED + " FOR UPDATE SKIP LOCKED");
+        }
+
+        @Override
+        public List<Long> lock(Connection c, List<Long> ids) throws SQLException {
+            List<Long> locked = new ArrayList<>(ids.size());
+            if (ids.isEmpty()) {
+                return locked;
+            }
+            try (SqlTemplate.Bound b = lock.prepare(c).setLongs("ids", ids.toArray(Long[]::new));
+                    ResultSet rs = b.executeQuery()) {
+                while (rs.next()) {
+                    locked.add(rs.getLong(1));
+                }
+            }
+            return locked;
+        }
+    }
+
     /**
      * The delete of {@link Dialect#unheldDelete} in two statements: lock the row, passing over it
      * when another transaction holds it ({@code FOR UPDATE SKIP LOCKED} locks no more than the one

@@ -1,5 +1,7 @@
 package io.sqlqueue.engine;
 
+import java.util.function.Predicate;
+
 /**
  * Every statement the engine runs against one queue and its dead-letter table, each written once,
  * by name, from its {@link Dialect}'s primitives when the queue is opened. Parameters are named;
@@ -117,14 +119,24 @@ final class QueueSql {
     /** :dedupKey → as queuedById, the message with this dedup key */
     final SqlTemplate queuedByKey;
 
+    /** The statements of a queue whose consumers take every message. */
+    QueueSql(Dialect d, TableName queue, TableName deadLetters, boolean keyOrder) {
+        this(d, queue, deadLetters, keyOrder, null);
+    }
+
     /**
      * With {@code keyOrder}, claims, leases, holds and the peek take only the first message of
-     * each ordering key ({@link Dialect#headOfKey}).
+     * each ordering key ({@link Dialect#headOfKey}). With a {@code selection}, claims, leases and
+     * holds take only the ready rows it selects ({@link Dialect#selectingPick}); the peek still
+     * answers for every ready row (a consumer finding none of them its own backs off as when the
+     * messages are held by others).
      */
-    QueueSql(Dialect d, TableName queue, TableName deadLetters, boolean keyOrder) {
+    QueueSql(Dialect d, TableName queue, TableName deadLetters, boolean keyOrder,
+            Predicate<SelectingPick.Candidate> selection) {
         String q = d.qualified(queue);
         String dlq = d.qualified(deadLetters);
         String order = keyOrder ? d.headOfKey(q) : "";
+        String picked = selection == null ? "" : d.pickedIds();
         String after = Dialect.AND_AFTER + order;
         String byId = " WHERE " + d.byId(q);
         tableName = q;
@@ -135,19 +147,19 @@ final class QueueSql {
         // the redundant IS NOT NULL lets SQL Server use its filtered index on dedup_key
         String byKey = "dedup_key IS NOT NULL AND " + d.sameKey("dedup_key", d.keyParameter("dedupKey"));
         idByDedupKey = new SqlTemplate("SELECT id FROM " + q + " WHERE " + byKey);
-        pick = d.pick(q, order);
-        claim = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.delete(q), q, order)));
-        lease = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q, order)));
+        pick = selection == null ? d.pick(q, order) : d.selectingPick(q, order, selection);
+        claim = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.delete(q), q, order + picked)));
+        lease = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q, order + picked)));
         // attempts is not in the ready index: each ready row the pick passes over is read with its lock
         // hint. Should SQL Server keep its update lock on a passed-over (already attempted) row until the
         // transaction ends, other consumers READPAST it meanwhile: a delay of that message, never a loss.
         // Only a real SQL Server shows which it does; Babelfish checks the statement, not its locks.
         String unattempted = order + " AND m.attempts <= 0";
-        pickUnattempted = d.pick(q, unattempted);
+        pickUnattempted = selection == null ? d.pick(q, unattempted) : d.selectingPick(q, unattempted, selection);
         leaseUnattempted = new SqlTemplate(d.returningMessages(d.nextReady(Dml.Change.update(q, leased(d)), q,
-                unattempted)));
-        hold = hold(d, q, order);
-        holdAfter = hold(d, q, after);
+                unattempted + picked)));
+        hold = hold(d, q, order + picked);
+        holdAfter = hold(d, q, after + picked);
         ack = new SqlTemplate("DELETE FROM " + q + byId + " AND lease_token = :token");
         deleteHeld = template(d.deleteHeld(q));
         String retryLater = " " + visibleAfter(d, "delay") + ", lease_token = NULL, leased_by = NULL";

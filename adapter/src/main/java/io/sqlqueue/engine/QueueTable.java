@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 /**
@@ -70,6 +71,8 @@ public final class QueueTable {
     private final QueueSql sql;
     private final boolean keyOrder;
     private final boolean discardExpired;
+    /** The selector of a {@link #selecting} queue, else null. */
+    private final MessageSelector selector;
     private final DeadLetters deadLetters;
     /** Claim and lease statements with their size as a literal, by size (few sizes are used). */
     private final ConcurrentMap<Integer, SqlTemplate> claims = new ConcurrentHashMap<>();
@@ -96,21 +99,24 @@ public final class QueueTable {
         if (deadLetterName.equals(name)) {
             throw new IllegalArgumentException("deadLetterQueue must differ from the queue, both are '" + name + "'");
         }
-        this.sql = new QueueSql(dialect, name, deadLetterName, false);
+        this.sql = new QueueSql(dialect, name, deadLetterName, false, null);
         this.keyOrder = false;
         this.discardExpired = false;
+        this.selector = null;
         this.deadLetters = new DeadLetters(dialect, name, deadLetterName, sql);
         this.reveal = sql.reveal.withLiteral("n", MAX_CLAIM);
     }
 
-    private QueueTable(QueueTable base, boolean keyOrder, boolean discardExpired) {
+    private QueueTable(QueueTable base, boolean keyOrder, boolean discardExpired, MessageSelector selector) {
         this.dialect = base.dialect;
         this.retryPolicy = base.retryPolicy;
         this.name = base.name;
         this.deadLetterName = base.deadLetterName;
-        this.sql = keyOrder == base.keyOrder ? base.sql : new QueueSql(dialect, name, deadLetterName, keyOrder);
+        this.sql = keyOrder == base.keyOrder && Objects.equals(selector, base.selector) ? base.sql
+                : new QueueSql(dialect, name, deadLetterName, keyOrder, selector == null ? null : selection(selector));
         this.keyOrder = keyOrder;
         this.discardExpired = discardExpired;
+        this.selector = selector;
         this.deadLetters = base.deadLetters;
         this.reveal = base.reveal; // the same in every key order
     }
@@ -123,7 +129,7 @@ public final class QueueTable {
      * this order for it to hold: one that does not takes whatever is next.
      */
     public QueueTable inKeyOrder() {
-        return keyOrder ? this : new QueueTable(this, true, discardExpired);
+        return keyOrder ? this : new QueueTable(this, true, discardExpired, selector);
     }
 
     /**
@@ -131,7 +137,41 @@ public final class QueueTable {
      * {@link #sweepExpired sweeps} come across instead of moving them to the dead-letter table.
      */
     public QueueTable discardingExpired() {
-        return discardExpired ? this : new QueueTable(this, keyOrder, true);
+        return discardExpired ? this : new QueueTable(this, keyOrder, true, selector);
+    }
+
+    /**
+     * This queue for a consumer with a message selector: its {@link #claim}, {@link #lease},
+     * {@link #leaseUnattempted} and {@link #hold} take only the ready messages {@code selector}
+     * selects ({@link SelectorValues} gives it a row's header fields and properties). The others
+     * stay as they are, for other consumers: not locked, changed nor counted. A row whose headers
+     * or {@code enqueued_at} cannot be read is taken, to be dead-lettered as any claim does.
+     * {@link #peek} still answers for every ready message. Cost: a take reads the ready rows in
+     * the dequeue order until it has found its own, so behind N messages the selector does not
+     * take it reads N rows (see {@link SelectingPick}).
+     */
+    public QueueTable selecting(MessageSelector selector) {
+        Objects.requireNonNull(selector, "selector");
+        return selector.equals(this.selector) ? this : new QueueTable(this, keyOrder, discardExpired, selector);
+    }
+
+    /** Which candidate rows {@code selector} takes: those it selects, and those no consumer can decode. */
+    private Predicate<SelectingPick.Candidate> selection(MessageSelector selector) {
+        String queue = name.toString();
+        return r -> {
+            Map<String, String> headers;
+            try {
+                headers = HeadersJson.read(r.headers());
+            } catch (IllegalArgumentException undeliverable) {
+                return true;
+            }
+            if (r.enqueuedAt() == null) {
+                return true;
+            }
+            int deliveryCount = r.attempts() < 0 ? 1 : r.attempts() == Integer.MAX_VALUE ? r.attempts() : r.attempts() + 1;
+            return selector.matches(SelectorValues.ofQueued(queue, r.id(), r.priority(), r.enqueuedAt(), deliveryCount,
+                    r.orderingKey(), headers));
+        };
     }
 
     /** A queue with the default dead-letter table and retry policy, in the connection's database. */
@@ -955,6 +995,7 @@ public final class QueueTable {
     @Override
     public String toString() {
         return "QueueTable[" + name + " on " + dialect.name() + (keyOrder ? ", in key order" : "")
-                + (discardExpired ? ", discarding expired" : "") + "]";
+                + (discardExpired ? ", discarding expired" : "") + (selector == null ? "" : ", selecting " + selector)
+                + "]";
     }
 }

@@ -384,6 +384,17 @@ final class SqlServerDialect extends Dialect {
                 + " ELSE SELECT " + columns + " FROM " + q + readUncommitted() + " WHERE " + where;
     }
 
+    /**
+     * {@code TOP}, as the claims; READPAST, as the peek: a row another transaction holds is not
+     * waited for (it is not takeable meanwhile anyway), and READCOMMITTEDLOCK makes READPAST legal
+     * under READ_COMMITTED_SNAPSHOT.
+     */
+    @Override
+    String firstRows(String columns, String from, String where, String order) {
+        return READ_COMMITTED + "SELECT TOP (:n) " + columns + " FROM " + from + " WITH (READPAST, READCOMMITTEDLOCK)"
+                + " WHERE " + where + " ORDER BY " + order;
+    }
+
     /** Any ready row answers, so no order; READPAST: a row in flight is not waited for. */
     @Override
     String anyRow(String columns, String from, String where, String order) {

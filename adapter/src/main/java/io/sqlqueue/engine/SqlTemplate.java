@@ -59,6 +59,19 @@ final class SqlTemplate {
         return new SqlTemplate(namedSql.replaceAll(":" + name + "(?![A-Za-z0-9_])", Integer.toString(value)));
     }
 
+    /**
+     * This statement with {@code :name} replaced by {@code count} parameters {@code :name_1, …},
+     * for a list bound by {@link Bound#setLongList}: one statement per count, as for a literal
+     * size, where the database has no array parameter (T-SQL).
+     */
+    SqlTemplate withList(String name, int count) {
+        StringBuilder list = new StringBuilder();
+        for (int i = 1; i <= count; i++) {
+            list.append(i == 1 ? "" : ", ").append(':').append(name).append('_').append(i);
+        }
+        return new SqlTemplate(namedSql.replaceAll(":" + name + "(?![A-Za-z0-9_])", list.toString()));
+    }
+
     /** The statement as sent to the driver. */
     String jdbcSql() {
         return jdbcSql;
@@ -108,6 +121,28 @@ final class SqlTemplate {
         /** Sets an SQL ARRAY of BIGINT (H2). */
         Bound setLongs(String name, Long[] values) throws SQLException {
             return each(name, i -> statement.setObject(i, values));
+        }
+
+        /**
+         * Sets the list {@link #withList} made of {@code count} parameters: {@code values} (at most
+         * {@code count}), the last repeated in the parameters left over, all NULL when there is none
+         * (an IN list of them then matches nothing).
+         */
+        Bound setLongList(String name, List<Long> values, int count) throws SQLException {
+            if (values.size() > count) {
+                throw new IllegalArgumentException(values.size() + " values for a list of " + count);
+            }
+            for (int i = 1; i <= count; i++) {
+                Long value = values.isEmpty() ? null : values.get(Math.min(i, values.size()) - 1);
+                each(name + "_" + i, p -> {
+                    if (value == null) {
+                        statement.setNull(p, Types.BIGINT);
+                    } else {
+                        statement.setLong(p, value);
+                    }
+                });
+            }
+            return this;
         }
 
         Bound setBytes(String name, byte[] value) throws SQLException {

@@ -19,6 +19,12 @@ class SqlTemplateTest {
     }
 
     @Test
+    void aListBecomesOneParameterPerSlotAndLeavesLongerNamesAlone() {
+        SqlTemplate t = new SqlTemplate("SELECT x FROM y WHERE id IN (:picked) AND z = :picked_ids").withList("picked", 3);
+        assertEquals("SELECT x FROM y WHERE id IN (?, ?, ?) AND z = ?", t.jdbcSql());
+    }
+
+    @Test
     void textWithoutParametersIsUnchanged() {
         assertEquals("SELECT 1", new SqlTemplate("SELECT 1").jdbcSql());
     }
