@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.engine.MessageSelector;
 import io.sqlqueue.engine.RetryPolicy;
 import java.time.Duration;
 
@@ -25,6 +26,8 @@ import java.time.Duration;
  * @param journal whether the completion journal is written
  * @param journalRetention how long journal rows are kept
  * @param subscription the topic subscription consumed, or null
+ * @param selector which messages of the queue the bean takes, or null for all (a subscription's
+ *        filter selects at publish instead)
  * @param circuitBreakerFailures consecutive failed deliveries that open the {@link CircuitBreaker}; 0: off
  * @param circuitBreakerMaxPause milliseconds the pause between deliveries grows to at most while it is open
  * @param description the settings for the activation's log line, without the password
@@ -33,7 +36,7 @@ record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retr
         ExceptionPolicy exceptionPolicy, int maxConcurrency,
         int claimSize, long pollInterval, long maxPollInterval, Duration leaseTime, int leaseAhead, boolean ordered,
         boolean discardsExpired, boolean createQueue, boolean journal, Duration journalRetention,
-        Subscription subscription, int circuitBreakerFailures, long circuitBreakerMaxPause, String description) {
+        Subscription subscription, MessageSelector selector, int circuitBreakerFailures, long circuitBreakerMaxPause, String description) {
 
     /** A durable subscription to a topic, whose queue the activation consumes. */
     record Subscription(String topic, String name, String filter) {
@@ -61,7 +64,7 @@ record ActivationSettings(String queue, String deadLetterQueue, RetryPolicy retr
                 Boolean.TRUE.equals(spec.getCreateQueue()), Boolean.TRUE.equals(spec.getJournal()),
                 Duration.ofMillis(spec.getJournalRetention()),
                 spec.subscribes() ? new Subscription(spec.getTopic(), spec.getSubscriptionName(),
-                        spec.getSubscriptionFilter()) : null,
+                        spec.effectiveSubscriptionFilter()) : null, spec.queueSelector(),
                 spec.getCircuitBreakerFailures(), spec.getCircuitBreakerMaxPause(), spec.toString());
     }
 }

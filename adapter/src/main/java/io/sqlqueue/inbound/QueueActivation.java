@@ -317,6 +317,7 @@ final class QueueActivation {
         }
         t = settings.ordered() ? t.inKeyOrder() : t;
         t = settings.discardsExpired() ? t.discardingExpired() : t;
+        t = settings.selector() == null ? t : t.selecting(settings.selector());
         open = new OpenQueue(t, j);
         return t;
     }

@@ -2,6 +2,7 @@ package io.sqlqueue.inbound;
 
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
+import io.sqlqueue.engine.MessageSelector;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
 import io.sqlqueue.engine.SubscriptionFilter;
@@ -159,8 +160,9 @@ public class QueueActivationSpec implements ActivationSpec {
             + " made at activation where missing; it lasts until an admin removes it.")
     private String subscriptionName = "";
 
-    @ConfigProperty(description = "Which published messages the subscription takes, by header: conditions joined"
-            + " by AND, each name = 'value' or name IN ('a', 'b'). Empty: every message.")
+    @ConfigProperty(description = "Which published messages the subscription takes: a JMS message selector on the"
+            + " headers and the JMS header fields, e.g. type = 'x' AND region IN ('eu', 'uk') (filters of earlier"
+            + " releases keep their meaning). Empty: every message.")
     private String subscriptionFilter = "";
 
     @ConfigProperty(description = "Consecutive failed deliveries (the bean threw or rolled back) that open the"
@@ -193,8 +195,10 @@ public class QueueActivationSpec implements ActivationSpec {
             + " table with queue, or topic and subscriptionName.")
     private String destinationLookup = "";
 
-    @ConfigProperty(description = "JMS compatibility: refused when set: message selectors are not supported yet"
-            + " (a topic subscription can filter with subscriptionFilter).")
+    @ConfigProperty(description = "JMS compatibility: a JMS message selector on the headers (as properties) and the"
+            + " JMS header fields. On a queue the bean receives only the messages it selects, the others staying"
+            + " queued for other consumers; with topic it is the subscription's filter, as subscriptionFilter."
+            + " Empty: every message.")
     private String messageSelector = "";
 
     @ConfigProperty(description = "JMS compatibility: Auto-acknowledge or Dups-ok-acknowledge, or empty; either"
@@ -231,6 +235,9 @@ public class QueueActivationSpec implements ActivationSpec {
             throw invalid("queue", "is required: the queue table to consume, e.g. orders");
         }
         name("queue", queue);
+        if (!messageSelector.isEmpty()) {
+            selector();
+        }
         if (!deadLetterQueue.isEmpty()) {
             name("deadLetterQueue", deadLetterQueue);
             if (TableName.parse(deadLetterQueue).equals(TableName.parse(queue))) {
@@ -270,10 +277,6 @@ public class QueueActivationSpec implements ActivationSpec {
             throw invalid("destinationLookup", "is not supported yet (no administered Queue or Topic objects):"
                     + " name the table with queue (or topic and subscriptionName) instead, was '"
                     + destinationLookup + "'");
-        }
-        if (!messageSelector.isEmpty()) {
-            throw invalid("messageSelector", "is not supported: selectors are not supported yet (a topic"
-                    + " subscription can filter by header with subscriptionFilter), was '" + messageSelector + "'");
         }
         switch (destinationType) {
             case "", "jakarta.jms.Queue", "javax.jms.Queue" -> { }
@@ -341,7 +344,44 @@ public class QueueActivationSpec implements ActivationSpec {
         } catch (IllegalArgumentException e) {
             throw invalid("subscriptionFilter", "is not valid: " + e.getMessage());
         }
+        if (!messageSelector.isEmpty() && !subscriptionFilter.isEmpty() && !messageSelector.equals(subscriptionFilter)) {
+            throw invalid("messageSelector", "and subscriptionFilter are both the subscription's filter and differ ('"
+                    + messageSelector + "' and '" + subscriptionFilter + "'): set one of them");
+        }
+        if (messageSelector.length() > SubscriptionFilter.MAX_LENGTH) {
+            throw invalid("messageSelector", "must be at most " + SubscriptionFilter.MAX_LENGTH + " characters with"
+                    + " topic (the subscription stores it), was " + messageSelector.length());
+        }
         queue = derived;
+    }
+
+    /** The message selector, parsed (after {@link #validate()}): null when there is none. */
+    private MessageSelector selector() throws InvalidPropertyException {
+        if (messageSelector.isEmpty()) {
+            return null;
+        }
+        try {
+            return MessageSelector.parse(messageSelector);
+        } catch (IllegalArgumentException e) {
+            throw invalid("messageSelector", "is not valid: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The selector a queue consumer takes its messages by (after {@link #validate()}); null when it
+     * takes every message, or subscribes to a topic (whose subscription filters at publish instead).
+     */
+    public MessageSelector queueSelector() {
+        try {
+            return subscribes() ? null : selector();
+        } catch (InvalidPropertyException e) {
+            throw new IllegalStateException("the activation spec was not validated: " + e.getMessage(), e);
+        }
+    }
+
+    /** The filter of the subscription (after {@link #validate()}): messageSelector or subscriptionFilter. */
+    public String effectiveSubscriptionFilter() {
+        return messageSelector.isEmpty() ? subscriptionFilter : messageSelector;
     }
 
     /** Whether the bean consumes a topic subscription (after {@link #validate()}). */
@@ -389,7 +429,9 @@ public class QueueActivationSpec implements ActivationSpec {
     @Override
     public String toString() {
         return "queue=" + queue + (topic.isEmpty() ? "" : ", topic=" + topic + ", subscriptionName=" + subscriptionName
-                + ", subscriptionFilter=" + subscriptionFilter) + (dataSourceJndiName.isEmpty() ? (jdbcUrl.isEmpty() ? "" : ", jdbcUrl="
+                + ", subscriptionFilter=" + effectiveSubscriptionFilter())
+                + (topic.isEmpty() && !messageSelector.isEmpty() ? ", messageSelector=" + messageSelector : "")
+                + (dataSourceJndiName.isEmpty() ? (jdbcUrl.isEmpty() ? "" : ", jdbcUrl="
                 + io.sqlqueue.engine.DriverDataSources.withoutSecrets(jdbcUrl) + ", user=" + user)
                 : ", dataSourceJndiName=" + dataSourceJndiName) + ", useXA=" + useXA
                 + ", maxConcurrency=" + maxConcurrency + ", batchSize=" + batchSize + ", pollInterval=" + pollInterval

@@ -13,6 +13,7 @@ import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.CompletionJournal;
 import io.sqlqueue.engine.DriverDataSources;
+import io.sqlqueue.engine.JmsHeaders;
 import io.sqlqueue.engine.JournalEntry;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.RetryPolicy;
@@ -1285,6 +1286,119 @@ abstract class InboundContract {
                     s.execute("DROP TABLE " + table.dialect().qualified(TableName.parse(topic.queueOf(name) + "_dlq")));
                     topic.unsubscribe(admin, name);
                 }
+            }
+        }
+    }
+
+    /**
+     * A JMS bean with a message selector on a queue receives exactly the messages it selects, each
+     * once; the others stay queued as they were (never leased, claimed nor counted) until a bean
+     * that takes them comes, and then nothing is lost: every message ends once, counted in SQL.
+     */
+    @Test
+    void aJmsBeanWithAMessageSelectorReceivesWhatItSelectsAndLeavesTheRestQueuedUntouched() throws Exception {
+        List<OutgoingMessage> out = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            out.add(OutgoingMessage.text("m" + i).headers(JmsHeaders.encode(Map.of("region", i % 2 == 0 ? "eu" : "us",
+                    "amount", i * 100))).build());
+        }
+        List<Long> ids = new ArrayList<>();
+        Set<Long> selected = new java.util.TreeSet<>();
+        long[] sent = table.sendAll(admin, out);
+        for (int i = 0; i < sent.length; i++) {
+            ids.add(sent[i]);
+            if (i % 2 == 0 && i * 100 >= 1000) {
+                selected.add(sent[i]);
+            }
+        }
+        Set<String> wrong = ConcurrentHashMap.newKeySet();
+        FakeContainer.JmsBean bean = m -> {
+            String messageId = m.getJMSMessageID();
+            long id = Long.parseLong(messageId.substring(messageId.lastIndexOf(':') + 1));
+            if (!selected.contains(id)) {
+                wrong.add(messageId + " " + m.getStringProperty("region") + " " + m.getStringProperty("amount"));
+            }
+            container.onCommit(() -> committed.merge(id, 1, Integer::sum));
+        };
+        MessageEndpointFactory factory = container.jmsEndpointFactory(bean, true);
+        QueueActivationSpec spec = spec();
+        spec.setMessageSelector("region = 'eu' AND amount >= 1000");
+        adapter.endpointActivation(factory, spec);
+        active.add(new Object[] {factory, spec});
+        long others = ids.size() - selected.size();
+        await("the selected messages delivered", () -> committed.size() >= selected.size() && rows("queue") == others);
+        assertEquals(Set.of(), wrong, "messages the selector does not select");
+        assertEquals(selected, new java.util.TreeSet<>(committed.keySet()));
+        assertNoneCommittedTwice();
+        assertEquals(others, count("SELECT COUNT(*) FROM " + table.dialect().qualified(table.name())
+                + " WHERE attempts = 0 AND lease_token IS NULL AND hidden IS NULL"), "the others untouched");
+
+        activate(spec(), recording(), false, true); // a bean that takes everything
+        assertEachExactlyOnce(Set.copyOf(ids), Set.of());
+        assertEquals(Set.of(), wrong);
+    }
+
+    /**
+     * A JMS bean on a topic subscription with a message selector: the subscription's filter, on the
+     * JMS header fields and typed properties of each message published; exactly once each.
+     */
+    @Test
+    void aJmsBeanSubscribedWithAMessageSelectorReceivesEachMessageItSelectsOnce() throws Exception {
+        Topic topic = Topic.open(admin, queue);
+        Map<Long, String> received = new ConcurrentHashMap<>();
+        Set<String> twice = ConcurrentHashMap.newKeySet();
+        FakeContainer.JmsBean bean = m -> {
+            String text = ((jakarta.jms.TextMessage) m).getText();
+            long id = Long.parseLong(m.getJMSMessageID().replaceFirst(".*:", ""));
+            container.onCommit(() -> {
+                if (received.put(id, text) != null) {
+                    twice.add(text);
+                }
+            });
+        };
+        MessageEndpointFactory factory = container.jmsEndpointFactory(bean, true);
+        QueueActivationSpec spec = spec();
+        spec.setQueue(null);
+        spec.setTopic(queue);
+        spec.setSubscriptionName("large");
+        spec.setMessageSelector("JMSType = 'refund' OR (amount > 500 AND currency <> 'USD')");
+        adapter.endpointActivation(factory, spec);
+        active.add(new Object[] {factory, spec});
+        try {
+            await("the subscription made by the activation",
+                    () -> tableExists(topic) && topic.subscriptions(admin).size() == 1);
+            assertEquals("JMSType = 'refund' OR (amount > 500 AND currency <> 'USD')",
+                    topic.subscriptions(admin).get(0).filter().text());
+            Set<String> expected = new java.util.TreeSet<>();
+            for (int i = 0; i < 30; i++) {
+                String currency = i % 3 == 0 ? "USD" : "EUR";
+                int amount = i * 50;
+                boolean refund = i % 7 == 0;
+                OutgoingMessage.Builder m = OutgoingMessage.text("p" + i).headers(JmsHeaders.encode(Map.of(
+                        "amount", amount, "currency", currency)));
+                if (refund) {
+                    m.header(io.sqlqueue.engine.JmsHeaders.TYPE, "refund");
+                }
+                List<TableName> reached = topic.publish(admin, m.build());
+                if (refund || (amount > 500 && !currency.equals("USD"))) {
+                    expected.add("p" + i);
+                    assertEquals(1, reached.size(), "p" + i);
+                } else {
+                    assertEquals(List.of(), reached, "p" + i);
+                }
+            }
+            await("every selected message delivered", () -> received.size() >= expected.size());
+            assertEquals(expected, new java.util.TreeSet<>(received.values()));
+            assertEquals(Set.of(), twice);
+            await("the subscription's queue drained", () -> count("SELECT COUNT(*) FROM "
+                    + table.dialect().qualified(topic.queueOf("large"))) == 0);
+        } finally {
+            adapter.endpointDeactivation(factory, spec);
+            active.removeIf(a -> a[1] == spec);
+            try (Statement s = admin.createStatement()) {
+                s.execute("DROP TABLE " + table.dialect().qualified(topic.queueOf("large")));
+                s.execute("DROP TABLE " + table.dialect().qualified(TableName.parse(topic.queueOf("large") + "_dlq")));
+                topic.unsubscribe(admin, "large");
             }
         }
     }

@@ -82,8 +82,9 @@ class QueueActivationSpecTest {
             x.setQueue(null);
             x.setTopic("prices");
             x.setSubscriptionName("shop");
-            x.setSubscriptionFilter("currency = EUR");
-        }).startsWith("activation property subscriptionFilter is not valid: subscription filter \"currency = EUR\":"));
+            x.setSubscriptionFilter("currency = 'EUR");
+        }).startsWith("activation property subscriptionFilter is not valid: subscription filter: string literal not"
+                + " closed (a quote inside one is written '') at 12 in: currency = 'EUR"));
         assertTrue(problem(x -> {
             x.setQueue(null);
             x.setTopic("prices");
@@ -171,6 +172,51 @@ class QueueActivationSpecTest {
         }).validate());
     }
 
+    /**
+     * A message selector is checked at activation, the error naming the property and pointing at
+     * the bad token; on a queue the bean takes by it, with topic it is the subscription's filter.
+     */
+    @Test
+    void aMessageSelectorIsValidatedAtActivationAndSelectsOnAQueueOrFiltersASubscription() throws Exception {
+        assertEquals("activation property messageSelector is not valid: unexpected ')' (expected an identifier, a"
+                + " literal or '(') at 11 in: a = 1 AND )", problem(s -> s.setMessageSelector("a = 1 AND )")));
+        assertEquals("activation property messageSelector is not valid: '<' compares numbers only (strings and"
+                + " booleans only with = and <>), but ''eu'' is a string, at 10 in: region < 'eu'",
+                problem(s -> s.setMessageSelector("region < 'eu'")));
+
+        QueueActivationSpec onQueue = spec(s -> s.setMessageSelector("JMSType = 'car' AND weight > 2500"));
+        onQueue.validate();
+        assertEquals("JMSType = 'car' AND weight > 2500", onQueue.queueSelector().text());
+        assertTrue(onQueue.toString().contains(", messageSelector=JMSType = 'car' AND weight > 2500"));
+        QueueActivationSpec none = spec(s -> { });
+        none.validate();
+        assertEquals(null, none.queueSelector(), "no selector: every message");
+
+        QueueActivationSpec onTopic = spec(x -> {
+            x.setQueue(null);
+            x.setTopic("prices");
+            x.setSubscriptionName("shop");
+            x.setMessageSelector("currency IN ('EUR', 'GBP') AND amount > 10");
+        });
+        onTopic.validate();
+        assertEquals(null, onTopic.queueSelector(), "a subscription filters at publish");
+        assertEquals("currency IN ('EUR', 'GBP') AND amount > 10", onTopic.effectiveSubscriptionFilter());
+        assertEquals("activation property messageSelector and subscriptionFilter are both the subscription's filter"
+                + " and differ ('amount > 10' and 'amount > 20'): set one of them", problem(x -> {
+                    x.setQueue(null);
+                    x.setTopic("prices");
+                    x.setSubscriptionName("shop");
+                    x.setMessageSelector("amount > 10");
+                    x.setSubscriptionFilter("amount > 20");
+                }));
+        assertTrue(problem(x -> {
+            x.setQueue(null);
+            x.setTopic("prices");
+            x.setSubscriptionName("shop");
+            x.setMessageSelector("a = '" + "x".repeat(2000) + "'");
+        }).startsWith("activation property messageSelector must be at most 2000 characters with topic"));
+    }
+
     @Test
     void theJmsPropertiesThatMeanNothingHereAreRefusedNamingWhatToSet() {
         assertEquals("activation property destination names another queue than queue ('invoices' and 'orders'):"
@@ -183,9 +229,6 @@ class QueueActivationSpecTest {
         assertEquals("activation property destinationLookup is not supported yet (no administered Queue or Topic"
                 + " objects): name the table with queue (or topic and subscriptionName) instead, was 'jms/orders'",
                 problem(s -> s.setDestinationLookup("jms/orders")));
-        assertEquals("activation property messageSelector is not supported: selectors are not supported yet (a"
-                + " topic subscription can filter by header with subscriptionFilter), was 'type = 'x''",
-                problem(s -> s.setMessageSelector("type = 'x'")));
         assertEquals("activation property acknowledgeMode must be Auto-acknowledge, Dups-ok-acknowledge or empty,"
                 + " was 'Client-acknowledge'", problem(s -> s.setAcknowledgeMode("Client-acknowledge")));
         assertTrue(problem(s -> {
