@@ -898,6 +898,40 @@ abstract class QueueContract {
         connection.commit();
     }
 
+    /** A second selecting hold in one transaction goes on after the first's last message, passing over the others. */
+    @Test
+    void aSecondSelectingHoldGoesOnAfterTheFirst() throws SQLException {
+        queue.sendAll(connection, List.of(regional("eu 1", "eu"), regional("us 1", "us"), regional("eu 2", "eu"),
+                regional("us 2", "us"), regional("eu 3", "eu")));
+        QueueTable eu = queue.selecting(MessageSelector.parse("region = 'eu'"));
+        connection.setAutoCommit(false);
+        List<HeldMessage> first = eu.hold(connection, 2, null);
+        assertEquals(List.of("eu 1", "eu 2"), heldTexts(first));
+        List<HeldMessage> second = eu.hold(connection, 2, first.get(1));
+        assertEquals(List.of("eu 3"), heldTexts(second));
+        assertEquals(3, eu.deleteHeld(connection, List.of(first.get(0), first.get(1), second.get(0))));
+        connection.commit();
+        assertEquals(List.of("us 1", "us 2"), texts(queue.claim(connection, 5)));
+        connection.commit();
+    }
+
+    /**
+     * With ordered delivery, a selecting consumer may take only the first message of a key: one it
+     * does not select holds the key until another consumer has taken it.
+     */
+    @Test
+    void inKeyOrderASelectingConsumerWaitsForTheFirstMessageOfAKeyToBeTakenByAnother() throws SQLException {
+        queue.sendAll(connection, List.of(OutgoingMessage.text("k eu").header("region", "eu").orderingKey("k").build(),
+                OutgoingMessage.text("k us").header("region", "us").orderingKey("k").build(),
+                OutgoingMessage.text("free us").header("region", "us").build()));
+        QueueTable ordered = queue.inKeyOrder();
+        QueueTable us = ordered.selecting(MessageSelector.parse("region = 'us'"));
+        assertEquals(List.of("free us"), texts(us.claim(connection, 5)), "k us waits behind k eu");
+        assertEquals(List.of("k eu"), texts(ordered.selecting(MessageSelector.parse("region = 'eu'"))
+                .claim(connection, 5)));
+        assertEquals(List.of("k us"), texts(us.claim(connection, 5)));
+    }
+
     /** The JMS header fields a selector names come from the row: priority, id, delivery count, group. */
     @Test
     void aSelectorReadsTheRowsHeaderFields() throws Exception {
