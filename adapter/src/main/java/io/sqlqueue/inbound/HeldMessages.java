@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * take skips them while the peek cannot tell: a batch reader's or an ordered claim's locks (SQL
  * Server's peek takes shared locks, which their update locks let pass; PostgreSQL's and H2's take
  * none), or with attemptCounting=afterRollback a delivery in progress, whose deleted row
- * PostgreSQL's and H2's peek still see.
+ * PostgreSQL's and H2's peek still see. A bean with a message selector meets the same when the
+ * ready messages are none it selects: the peek sees them all, its takes pass them over.
  *
  * <p>Learned from the deliveries' first takes: set when a delivery started for ready messages
  * found nothing to take while nothing else happened since its peek (another delivery may simply

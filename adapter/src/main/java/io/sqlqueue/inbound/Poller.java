@@ -228,7 +228,8 @@ final class Poller implements Work {
         if (!heldSpell) {
             heldSpell = true;
             QueueActivation.LOG.fine(() -> "the messages ready in " + settings.queue() + " are held by other"
-                    + " transactions; looking again as when idle until a take finds messages");
+                    + " transactions" + (settings.selector() == null ? "" : " or not selected by this bean's"
+                    + " messageSelector") + "; looking again as when idle until a take finds messages");
         }
         if (held.firstTakesPending() > 0 || !start(eventsAtPeek, idle)) {
             activation.deliveryFinishedWithoutStarting();
