@@ -14,7 +14,7 @@ import java.util.function.Function;
  * <table>
  * <caption>Identifiers</caption>
  * <tr><td>{@code JMSDeliveryMode}</td><td>{@code 'PERSISTENT'}: every message is a row</td></tr>
- * <tr><td>{@code JMSPriority}</td><td>the priority, 0 to 9 as itself, below 0 as 0, above 9 as 9</td></tr>
+ * <tr><td>{@code JMSPriority}</td><td>the row's priority as the header field reads it ({@link JmsHeaders#jmsPriority})</td></tr>
  * <tr><td>{@code JMSMessageID}</td><td>{@code ID:<queue>:<id>}; NULL at publish (each copy gets its own id)</td></tr>
  * <tr><td>{@code JMSTimestamp}</td><td>{@code enqueued_at} in milliseconds; at publish the publishing server's clock</td></tr>
  * <tr><td>{@code JMSCorrelationID}, {@code JMSType}</td><td>the reserved headers of those names, or NULL</td></tr>
@@ -73,7 +73,7 @@ public final class SelectorValues implements Function<String, Object> {
     public Object apply(String identifier) {
         return switch (identifier) {
             case "JMSDeliveryMode" -> PERSISTENT;
-            case "JMSPriority" -> Math.max(0, Math.min(9, priority));
+            case "JMSPriority" -> JmsHeaders.jmsPriority(priority);
             case "JMSMessageID" -> messageId;
             case "JMSTimestamp" -> timestamp;
             case JmsHeaders.CORRELATION_ID, JmsHeaders.TYPE -> headers.get(identifier);

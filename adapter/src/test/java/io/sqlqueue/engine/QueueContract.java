@@ -776,12 +776,12 @@ abstract class QueueContract {
         QueueTable earlier = subscribe(topic, "earlier", "content-type = 'json' AND region IN ('eu', 'uk')");
         QueueTable untyped = subscribe(topic, "untyped", "quantity = '5'");
         String[] bodies = {"m0", "m1", "m2", "m3", "m4", "m5"};
-        Object[][] sent = { // JMSType, amount (int), priority, ordering key, region, content-type
-            {"order", 5000, 0, "cust-1", "eu", "json"},
+        Object[][] sent = { // JMSType, amount (int), JMS priority, ordering key, region, content-type
+            {"order", 5000, 4, "cust-1", "eu", "json"},
             {"order", 10, 8, null, "us", "json"},
             {"refund", 5000, 9, "cust-2", "us", "xml"},
-            {"order", 10, 0, "cust-3", "uk", "json"},
-            {null, null, 0, "other", "eu", null},
+            {"order", 10, 4, "cust-3", "uk", "json"},
+            {null, null, 4, "other", "eu", null},
             {"order", 1000, 6, "cust-4", null, "json"},
         };
         for (int i = 0; i < sent.length; i++) {
@@ -794,7 +794,7 @@ abstract class QueueContract {
                 properties.put("region", sent[i][4]);
             }
             OutgoingMessage.Builder m = OutgoingMessage.text(bodies[i]).headers(JmsHeaders.encode(properties))
-                    .priority((Integer) sent[i][2]);
+                    .priority(JmsHeaders.rowPriority((Integer) sent[i][2]));
             if (sent[i][0] != null) {
                 m.header(JmsHeaders.TYPE, (String) sent[i][0]);
             }

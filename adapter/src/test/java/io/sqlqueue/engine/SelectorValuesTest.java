@@ -32,7 +32,7 @@ class SelectorValuesTest {
 
     @Test
     void aQueuedMessageHasItsRowsHeaderFieldsAndTypedProperties() {
-        SelectorValues v = SelectorValues.ofQueued("sales.orders", 42, 7, ENQUEUED, 2, "customer-9", headers());
+        SelectorValues v = SelectorValues.ofQueued("sales.orders", 42, 3, ENQUEUED, 2, "customer-9", headers());
         assertEquals("PERSISTENT", v.apply("JMSDeliveryMode"));
         assertEquals(7, v.apply("JMSPriority"));
         assertEquals("ID:sales.orders:42", v.apply("JMSMessageID"));
@@ -56,7 +56,9 @@ class SelectorValuesTest {
     }
 
     @Test
-    void prioritiesOutsideJmssRangeAreClampedAndAbsentFieldsAreNull() {
+    void priorityIsTheHeaderFieldsAndAbsentFieldsAreNull() {
+        assertEquals(4, SelectorValues.ofQueued("q", 1, 0, ENQUEUED, 1, null, Map.of()).apply("JMSPriority"),
+                "the row's default is JMS's default");
         assertEquals(0, SelectorValues.ofQueued("q", 1, -5, ENQUEUED, 1, null, Map.of()).apply("JMSPriority"));
         assertEquals(9, SelectorValues.ofQueued("q", 1, 300, ENQUEUED, 1, null, Map.of()).apply("JMSPriority"));
         SelectorValues plain = SelectorValues.ofQueued("q", 1, 0, ENQUEUED, 1, null, Map.of("type", "x"));
