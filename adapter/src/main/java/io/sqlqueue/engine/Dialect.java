@@ -785,6 +785,20 @@ public abstract class Dialect {
                 + " ORDER BY enqueued_at, id";
     }
 
+    /**
+     * {@code :table} (the qualified name as written in SQL) → the number of the queue table's
+     * columns the planner has statistics of, or null where the database gathers them itself when
+     * it first compiles a statement that needs them (SQL Server's AUTO_CREATE_STATISTICS, H2).
+     */
+    String columnStatistics() {
+        return null;
+    }
+
+    /** The statement that gathers the planner's statistics of table {@code q}, where {@link #columnStatistics} is not null. */
+    String gatherStatistics(String q) {
+        throw new UnsupportedOperationException("no statistics statement for " + getClass().getSimpleName());
+    }
+
     /** ready, delayed, leased counts, the oldest ready message's age in ms, and the expired count. */
     String stats(String q) {
         return "SELECT COUNT(CASE WHEN visible_at <= " + now() + " THEN 1 END),"

@@ -206,6 +206,27 @@ final class PostgresDialect extends Dialect {
         return Dml.where(change, key + " = ANY(ARRAY(" + lockedRead(key, from, where, order) + "))");
     }
 
+    /**
+     * Only autovacuum's ANALYZE gives PostgreSQL its column statistics, and it finds a queue table
+     * that is drained within seconds empty more often than not (an ANALYZE of an empty table keeps
+     * what it had, but gathers nothing). Without them the planner guesses a third for each
+     * condition of the pick, and once a table last vacuumed empty fills, it reads the whole table
+     * and sorts it for each lease of eight never-attempted messages instead of reading eight
+     * entries of the ready index: measured, 3.5 ms a lease against 0.07 ms, on 10,000 messages.
+     * {@code attempts} stands for the columns: ANALYZE gathers them all at once.
+     */
+    @Override
+    String columnStatistics() {
+        return "SELECT COUNT(*) FROM pg_stats s JOIN pg_namespace n ON n.nspname = s.schemaname"
+                + " JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.tablename"
+                + " WHERE c.oid = to_regclass(:table) AND s.attname = 'attempts'";
+    }
+
+    @Override
+    String gatherStatistics(String q) {
+        return "ANALYZE " + q;
+    }
+
     @Override
     String returningMessages(Dml dml) {
         return dml.before() + dml.head() + " " + dml.tail() + " RETURNING " + messageColumns("") + dml.after();

@@ -83,6 +83,10 @@ final class QueueSql {
     final SqlTemplate peek;
     /** :n (literal) → update count: hidden rows whose time has passed, made claimable */
     final SqlTemplate reveal;
+    /** :table → the count of the table's columns with planner statistics; null where the database gathers them itself */
+    final SqlTemplate columnStatistics;
+    /** Gathers the planner's statistics of the table, where columnStatistics is not null. */
+    final String gatherStatistics;
     /** → ready, delayed, leased, oldest ready age in ms (null when none), expired */
     final SqlTemplate stats;
     /** → dead-letter count */
@@ -190,6 +194,8 @@ final class QueueSql {
         reveal = new SqlTemplate(d.someRows(Dml.Change.update(q, "hidden = NULL"), d.hiddenAndDue(), "visible_at", "id")
                 .statement());
         stats = new SqlTemplate(d.stats(q));
+        columnStatistics = d.columnStatistics() == null ? null : new SqlTemplate(d.columnStatistics());
+        gatherStatistics = columnStatistics == null ? null : d.gatherStatistics(q);
         deadLetterCount = new SqlTemplate("SELECT COUNT(*) FROM " + dlq + d.readUncommitted());
         requeue = d.requeue(q, dlq);
         purgeDeadLetters = new SqlTemplate(d.deleteBefore(dlq, "failed_at"));

@@ -5,6 +5,7 @@ import io.sqlqueue.api.QueueMessage;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -867,6 +868,40 @@ public final class QueueTable {
                 return rs.next();
             }
         });
+    }
+
+    /** What {@link #gatherPlannerStatistics} found and did. */
+    public enum PlannerStatistics {
+        /** The database has them, or gathers them itself. */
+        PRESENT,
+        /** They were missing and are there now. */
+        GATHERED,
+        /** They are missing and this login could not gather them (on PostgreSQL, only the table's owner may ANALYZE it). */
+        MISSING
+    }
+
+    /**
+     * Where the database plans claims and leases from column statistics that it gathers only in
+     * the background (PostgreSQL), gathers them now if the queue table has none. Call it while the
+     * table holds messages (statistics of an empty table say nothing), outside a transaction.
+     */
+    public PlannerStatistics gatherPlannerStatistics(Connection c) throws SQLException {
+        if (sql.columnStatistics == null || columnsWithStatistics(c) > 0) {
+            return PlannerStatistics.PRESENT;
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute(sql.gatherStatistics); // a login that does not own the table gets a warning, not an error
+        }
+        return columnsWithStatistics(c) > 0 ? PlannerStatistics.GATHERED : PlannerStatistics.MISSING;
+    }
+
+    private long columnsWithStatistics(Connection c) throws SQLException {
+        try (SqlTemplate.Bound b = sql.columnStatistics.prepare(c)) {
+            try (ResultSet rs = b.setString("table", sql.tableName).executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     /** Counts of ready, delayed, leased and dead-lettered messages, and the oldest ready age. */

@@ -51,6 +51,7 @@ final class Housekeeping {
     private long lastReveal = System.nanoTime();
     private long lastSweep = System.nanoTime() - SWEEP_EVERY_NANOS + FIRST_DELAY_NANOS;
     private long lastJournalTrim = System.nanoTime() - TRIM_EVERY_NANOS + FIRST_DELAY_NANOS;
+    private boolean statisticsLooked;
 
     Housekeeping(QueueActivation activation, Link link) {
         this.activation = activation;
@@ -114,6 +115,36 @@ final class Housekeeping {
             link.drop();
             QueueActivation.log(Level.WARNING, "cannot sweep the expired messages of " + settings.queue()
                     + ": " + e.getMessage() + "; trying again later", null);
+        }
+    }
+
+    /**
+     * Once an activation, the first time its poller finds messages ready: gathers the planner's
+     * statistics of the queue table where the database has none yet ({@link
+     * QueueTable#gatherPlannerStatistics}); without them PostgreSQL reads the whole table for each
+     * lease of a backlog. A failure is logged and left to autovacuum.
+     */
+    void gatherPlannerStatistics() {
+        Connection c = link.current();
+        if (statisticsLooked || c == null) {
+            return;
+        }
+        statisticsLooked = true;
+        try {
+            switch (activation.open(c).gatherPlannerStatistics(c)) {
+                case GATHERED -> QueueActivation.LOG.info(() -> "gathered the planner's statistics of queue table "
+                        + settings.queue() + ", which had none: without them the database reads the whole table"
+                        + " for each lease of a backlog");
+                case MISSING -> QueueActivation.log(Level.WARNING, "the database has no planner statistics of queue"
+                        + " table " + settings.queue() + " and this login may not gather them (only the table's"
+                        + " owner may): until autovacuum analyzes it while it holds messages, each lease of a"
+                        + " backlog reads the whole table; run ANALYZE on it while it holds messages", null);
+                case PRESENT -> { }
+            }
+        } catch (SQLException e) {
+            link.drop();
+            QueueActivation.log(Level.WARNING, "cannot look at the planner statistics of queue table "
+                    + settings.queue() + ": " + e.getMessage(), null);
         }
     }
 

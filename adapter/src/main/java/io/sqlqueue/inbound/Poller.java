@@ -196,6 +196,9 @@ final class Poller implements Work {
             ready = true;
         }
         housekeeping.sweepExpired();
+        if (ready) {
+            housekeeping.gatherPlannerStatistics();
+        }
         if (!ready) {
             held.nothingReady();
             if (heldSpell) {

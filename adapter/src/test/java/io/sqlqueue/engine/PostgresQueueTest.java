@@ -1,5 +1,6 @@
 package io.sqlqueue.engine;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,14 +49,48 @@ class PostgresQueueTest extends QueueContract {
         connection.setAutoCommit(true);
         String claim = new QueueSql(new PostgresDialect(), queue.name(), queue.deadLetterName(), false).claim
                 .withLiteral("n", 1).jdbcSql();
+        assertReadsTheReadyIndexInOrder(plan(claim));
+    }
+
+    /**
+     * The lease ahead (eight never-attempted messages) on a table last vacuumed empty and then
+     * filled: without column statistics PostgreSQL 15 read and sorted the whole table for each lease
+     * (3.5 ms against 0.07 ms on 10,000 messages, the slow first benchmark run on a new database);
+     * once the activation has gathered them, it reads the ready index in order.
+     */
+    @Test
+    void aLeaseAheadOnATableLastVacuumedEmptyReadsTheReadyIndexOnceStatisticsAreGathered() throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("VACUUM " + queue.dialect().qualified(queue.name()));
+        }
+        List<OutgoingMessage> messages = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            messages.add(OutgoingMessage.text("m" + i).build());
+        }
+        connection.setAutoCommit(false);
+        queue.sendAll(connection, messages);
+        connection.commit();
+        connection.setAutoCommit(true);
+        String lease = new QueueSql(new PostgresDialect(), queue.name(), queue.deadLetterName(), false).leaseUnattempted
+                .withLiteral("n", 8).jdbcSql().replace("?", "NULL"); // the plan does not depend on the values set
+        String before = plan(lease);
+        assertEquals(QueueTable.PlannerStatistics.GATHERED, queue.gatherPlannerStatistics(connection), before);
+        assertReadsTheReadyIndexInOrder(plan(lease));
+    }
+
+    private String plan(String statement) throws SQLException {
         StringBuilder plan = new StringBuilder();
-        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN " + claim)) {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN " + statement)) {
             while (rs.next()) {
                 plan.append(rs.getString(1)).append('\n');
             }
         }
-        assertTrue(plan.toString().contains("Index Scan using \"" + queue.name().table() + "_ready\"")
-                || plan.toString().contains("Index Scan using " + queue.name().table() + "_ready"), plan.toString());
-        assertFalse(plan.toString().contains("Sort"), plan.toString());
+        return plan.toString();
+    }
+
+    private void assertReadsTheReadyIndexInOrder(String plan) {
+        assertTrue(plan.contains("Index Scan using \"" + queue.name().table() + "_ready\"")
+                || plan.contains("Index Scan using " + queue.name().table() + "_ready"), plan);
+        assertFalse(plan.contains("Sort"), plan);
     }
 }

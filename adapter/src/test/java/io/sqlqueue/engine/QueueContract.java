@@ -2457,6 +2457,21 @@ abstract class QueueContract {
         assertThrows(IllegalArgumentException.class, () -> new QueueTable(dialect, "orders", "orders", RetryPolicy.DEFAULT));
     }
 
+    /**
+     * The planner's statistics of a queue table holding messages: gathered where the database has
+     * none (PostgreSQL), present where it gathers them itself; asked again, present.
+     */
+    @Test
+    void plannerStatisticsOfAFilledTableAreGatheredOnceWhereMissing() throws SQLException {
+        queue.send(connection, OutgoingMessage.text("a").build());
+        queue.send(connection, OutgoingMessage.text("b").build());
+        QueueTable.PlannerStatistics first = queue.gatherPlannerStatistics(connection);
+        assertTrue(first == QueueTable.PlannerStatistics.GATHERED || first == QueueTable.PlannerStatistics.PRESENT,
+                "first look: " + first);
+        assertEquals(QueueTable.PlannerStatistics.PRESENT, queue.gatherPlannerStatistics(connection));
+        assertEquals(2, queueRows(), "the messages stay");
+    }
+
     @Test
     void badMessagesAndSettingsAreRejectedAndNothingIsWritten() throws SQLException {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OutgoingMessage.bytes(null));

@@ -206,6 +206,8 @@ class EndToEndBenchmark {
             for (int i = 0; i < names.length; i++) {
                 cases[i][r] = runAdapter(queues[i], tallies[i], messages);
             }
+            System.out.println(String.format(Locale.ROOT, "BENCH round=%d raw=%.0f/s,%.0fus %s", r, baseline[r].rate(),
+                    baseline[r].cpuMicros(), roundFigures(names, cases, r)));
         }
         Run rawMedian = Run.median(baseline);
         Run[] medians = new Run[names.length];
@@ -219,6 +221,14 @@ class EndToEndBenchmark {
         }
         int jms = names.length - 1; // the same bean work through a MessageListener, over the QueueListener
         printComparison(names[jms], medians[jms], names[0], medians[0]);
+    }
+
+    private static String roundFigures(String[] names, Run[][] cases, int r) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < names.length; i++) {
+            b.append(String.format(Locale.ROOT, " %s=%.0f/s,%.0fus", names[i], cases[i][r].rate(), cases[i][r].cpuMicros()));
+        }
+        return b.toString();
     }
 
     private void printComparison(String name, Run run, String baselineName, Run baseline) {
