@@ -28,8 +28,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One server's comparison: at each thread count the adapter, the JMS bean with a plain JDBC
- * resource and the JMS bean with an XA one drain the same number of messages, one at a time in
+ * One server's comparison: at each thread count the adapter (to a {@code QueueListener} bean, and
+ * to the JMS side's {@code MessageListener} bean), the JMS bean with a plain JDBC resource and the
+ * JMS bean with an XA one drain the same number of messages, one at a time in
  * turn, each into the same table on the same PostgreSQL. A drain fills its queue first (the
  * adapter's table in one transaction; the JMS queue through the filler application, 1,000 per
  * transaction), then deploys its consumer and waits for the last row. Its rate is timed by the
@@ -53,7 +54,7 @@ final class Comparison {
         this.messages = messages;
     }
 
-    /** Runs every thread count and returns the BENCH lines, two per thread count. */
+    /** Runs every thread count and returns the BENCH lines, three per thread count. */
     List<String> run(int... threadCounts) throws Exception {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute(Work.TABLE_DDL);
@@ -84,6 +85,15 @@ final class Comparison {
                 System.out.println(line);
                 lines.add(line);
             }
+            Drain listener = drains.get(Mode.ADAPTER_JMS);
+            String line = String.format(Locale.ROOT, "BENCH case=vs-jms-listener server=%s threads=%d messages=%d"
+                    + " attempt_counting=%s message_listener=%.0f/s queue_listener=%.0f/s ratio=%.2f cpu_ratio=%.2f"
+                    + " jms=%.0f/s ratio_to_jms=%.2f", server.name(), threads, messages,
+                    settings.attemptCounting().isEmpty() ? "default" : settings.attemptCounting(), listener.rate(),
+                    adapter.rate(), listener.rate() / adapter.rate(), listener.cpuMicros() / adapter.cpuMicros(),
+                    drains.get(Mode.JMS).rate(), listener.rate() / drains.get(Mode.JMS).rate());
+            System.out.println(line);
+            lines.add(line);
         }
         return lines;
     }
@@ -97,11 +107,11 @@ final class Comparison {
             s.execute("TRUNCATE vs_done");
             s.execute("VACUUM vs_done");
             s.execute("VACUUM \"" + ConsumerArchive.ADAPTER_QUEUE + "\"");
-            if (mode == Mode.ADAPTER) {
+            if (mode.adapter()) {
                 fillAdapterQueue(c, n);
             }
         }
-        if (mode != Mode.ADAPTER) {
+        if (!mode.adapter()) {
             fillJmsQueue(n);
         }
         String name = "vs-" + mode.label + "-" + threads;
@@ -116,7 +126,7 @@ final class Comparison {
                         () -> count(c, "SELECT COUNT(*) FROM vs_done") >= n);
                 assertEquals(n, count(c, "SELECT COUNT(*) FROM vs_done"), name + ": rows (a duplicate adds one)");
                 assertEquals(n, count(c, "SELECT COUNT(DISTINCT n) FROM vs_done"), name + ": messages done");
-                if (mode == Mode.ADAPTER) {
+                if (mode.adapter()) {
                     QueueTable queue = QueueTable.open(c, ConsumerArchive.ADAPTER_QUEUE);
                     assertEquals(0, count(c, "SELECT COUNT(*) FROM \"" + queue.name().table() + "\""),
                             name + ": left in the queue");

@@ -10,7 +10,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The consumer application of one measurement: one message-driven bean, {@link QueueWork} or
- * {@link JmsWork}, its activation properties and its {@code jdbc/work} resource in ejb-jar.xml,
+ * {@link JmsWork} (on the broker, or on the adapter), its activation properties and its {@code jdbc/work} resource in ejb-jar.xml,
  * and the server's own descriptors.
  */
 final class ConsumerArchive {
@@ -25,7 +25,7 @@ final class ConsumerArchive {
         Class<?> bean = mode == Mode.ADAPTER ? QueueWork.class : JmsWork.class;
         String messaging = mode == Mode.ADAPTER ? "io.sqlqueue.api.QueueListener" : "jakarta.jms.MessageListener";
         Map<String, String> activation = new LinkedHashMap<>();
-        if (mode == Mode.ADAPTER) {
+        if (mode.adapter()) {
             activation.put("queue", ADAPTER_QUEUE);
             activation.put("dataSourceJndiName", server.dataSource(false));
             activation.put("maxConcurrency", Integer.toString(threads));

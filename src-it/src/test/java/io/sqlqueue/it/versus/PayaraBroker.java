@@ -125,7 +125,7 @@ final class PayaraBroker implements BrokerServer {
     /** The bean pool as large as the deliveries at a time; the adapter's bean bound to the standalone adapter. */
     @Override
     public void addServerDescriptors(WebArchive consumer, String ejbName, Mode mode, int threads) {
-        String adapter = mode == Mode.ADAPTER
+        String adapter = mode.adapter()
                 ? "<mdb-resource-adapter><resource-adapter-mid>sqlqueue-adapter</resource-adapter-mid></mdb-resource-adapter>"
                 : "";
         consumer.addAsWebInfResource(new StringAsset("""

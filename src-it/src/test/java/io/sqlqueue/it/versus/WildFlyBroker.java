@@ -142,7 +142,7 @@ final class WildFlyBroker implements BrokerServer {
     /** The adapter's bean bound to the standalone adapter, whose API classes it sees; the JMS bean needs nothing. */
     @Override
     public void addServerDescriptors(WebArchive consumer, String ejbName, Mode mode, int threads) {
-        if (mode != Mode.ADAPTER) {
+        if (!mode.adapter()) {
             return;
         }
         consumer.addAsWebInfResource(new StringAsset("""
