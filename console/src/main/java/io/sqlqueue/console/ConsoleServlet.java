@@ -80,6 +80,15 @@ abstract class ConsoleServlet extends HttpServlet {
         return new Page(title + " · SQL Queue").raw("<p><a href=\"queues\">Queues</a></p><h1>").text(title).raw("</h1>");
     }
 
+    /** An ISO-8601 instant from the adapter as an operator reads it: to the second, in UTC. */
+    static String when(Object instant) {
+        if (instant == null) {
+            return "—";
+        }
+        String s = String.valueOf(instant);
+        return s.length() >= 19 && s.charAt(10) == 'T' ? s.substring(0, 10) + " " + s.substring(11, 19) + " UTC" : s;
+    }
+
     static String orDash(Object value) {
         return value == null ? "—" : String.valueOf(value);
     }

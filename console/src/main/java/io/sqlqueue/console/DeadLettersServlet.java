@@ -60,8 +60,8 @@ public class DeadLettersServlet extends ConsoleServlet {
         for (CompositeData g : groups) {
             QueueBeans.Group group = new QueueBeans.Group((String) g.get("reason"), (String) g.get("errorClass"));
             page.raw("<tr><td>").text(orDash(group.reason())).raw("</td><td>").text(orDash(group.errorClass()))
-                    .raw("</td><td class=\"n\">").text(g.get("count")).raw("</td><td>").text(g.get("firstFailedAt"))
-                    .raw("</td><td>").text(g.get("lastFailedAt")).raw("</td><td><a href=\"dead-letters?queue=")
+                    .raw("</td><td class=\"n\">").text(g.get("count")).raw("</td><td>").text(when(g.get("firstFailedAt")))
+                    .raw("</td><td>").text(when(g.get("lastFailedAt"))).raw("</td><td><a href=\"dead-letters?queue=")
                     .text(q + groupQuery(group)).raw("\">Show</a> ");
             for (String action : new String[] {"requeue", "delete"}) {
                 page.raw("<form class=\"inline\" method=\"post\" action=\"change\">").hidden(CsrfToken.FIELD, csrf)
@@ -89,9 +89,9 @@ public class DeadLettersServlet extends ConsoleServlet {
         for (CompositeData r : rows) {
             page.raw("<tr><td><input type=\"checkbox\" name=\"id\" value=\"").text(r.get("id")).raw("\"></td>")
                     .raw("<td><a href=\"message?queue=").text(q).raw("&amp;id=").text(r.get("id")).raw("\">")
-                    .text(r.get("id")).raw("</a></td><td>").text(r.get("failedAt")).raw("</td><td>")
+                    .text(r.get("id")).raw("</a></td><td>").text(when(r.get("failedAt"))).raw("</td><td>")
                     .text(orDash(r.get("reason"))).raw("</td><td>").text(orDash(r.get("errorClass")))
-                    .raw("</td><td class=\"n\">").text(r.get("attempts")).raw("</td><td>").text(r.get("enqueuedAt"))
+                    .raw("</td><td class=\"n\">").text(r.get("attempts")).raw("</td><td>").text(when(r.get("enqueuedAt")))
                     .raw("</td></tr>");
         }
         page.raw("</table><button type=\"submit\" name=\"action\" value=\"requeue\">Requeue selected</button>"
@@ -116,7 +116,7 @@ public class DeadLettersServlet extends ConsoleServlet {
         for (CompositeData a : rows) {
             String which = a.get("messageIds") != null ? "ids " + a.get("messageIds")
                     : "reason " + orDash(a.get("reason")) + " · " + orDash(a.get("errorClass"));
-            page.raw("<tr><td>").text(a.get("actedAt")).raw("</td><td>").text(a.get("actor")).raw("</td><td>")
+            page.raw("<tr><td>").text(when(a.get("actedAt"))).raw("</td><td>").text(a.get("actor")).raw("</td><td>")
                     .text(a.get("operation")).raw("</td><td class=\"n\">").text(a.get("count")).raw("</td><td>")
                     .text(which).raw("</td></tr>");
         }

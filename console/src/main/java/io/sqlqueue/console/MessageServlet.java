@@ -39,7 +39,8 @@ public class MessageServlet extends ConsoleServlet {
         page.raw("<p><a href=\"dead-letters?queue=").text(encode(queue.getCanonicalName()))
                 .raw("\">All dead letters of the queue</a></p><table>");
         for (String item : ROW) {
-            page.raw("<tr><th>").text(item).raw("</th><td>").text(orDash(m.get(item))).raw("</td></tr>");
+            Object value = item.endsWith("At") ? when(m.get(item)) : orDash(m.get(item));
+            page.raw("<tr><th>").text(item).raw("</th><td>").text(value).raw("</td></tr>");
         }
         byte[] body = (byte[]) m.get("body");
         page.raw("</table><h2>Headers</h2><pre>").text(orDash(m.get("headers"))).raw("</pre><h2>Body (")
@@ -57,7 +58,7 @@ public class MessageServlet extends ConsoleServlet {
             for (CompositeData h : history) {
                 page.raw("<tr>");
                 for (String item : HISTORY) {
-                    page.raw("<td>").text(orDash(h.get(item))).raw("</td>");
+                    page.raw("<td>").text(item.endsWith("At") ? when(h.get(item)) : orDash(h.get(item))).raw("</td>");
                 }
                 page.raw("</tr>");
             }
