@@ -261,13 +261,9 @@ public final class DeadLetters {
         int size = selectionSize(ids);
         AuditTrail.checkedActor(actor);
         Dialect.Requeue move = browsing.requeueIds(size);
-        return inAudited(c, ids.size(), "requeue of a selection from " + table, n -> {
-            int moved = requeueBatch(c, size, move, b -> b.setLongList("ids", ids, size));
-            if (moved > 0) {
-                audit.recordSelection(c, actor, AuditTrail.REQUEUE, queue.toString(), moved, ids);
-            }
-            return moved;
-        }, size);
+        return inAudited(c, ids.size(), size, "requeue of a selection from " + table,
+                n -> requeueBatch(c, size, move, b -> b.setLongList("ids", ids, size)),
+                moved -> audit.recordSelection(c, actor, AuditTrail.REQUEUE, queue.toString(), moved, ids));
     }
 
     /**
@@ -280,13 +276,9 @@ public final class DeadLetters {
         Objects.requireNonNull(reason, "reason");
         AuditTrail.checkedActor(actor);
         Dialect.Requeue move = browsing.requeueGroup(reason);
-        return inAudited(c, Integer.MAX_VALUE, "requeue of a group from " + table, size -> {
-            int moved = requeueBatch(c, size, move, reason::bind);
-            if (moved > 0) {
-                audit.recordGroup(c, actor, AuditTrail.REQUEUE, queue.toString(), moved, reason);
-            }
-            return moved;
-        }, requeueBatch);
+        return inAudited(c, Integer.MAX_VALUE, requeueBatch, "requeue of a group from " + table,
+                size -> requeueBatch(c, size, move, reason::bind),
+                moved -> audit.recordGroup(c, actor, AuditTrail.REQUEUE, queue.toString(), moved, reason));
     }
 
     /**
@@ -298,16 +290,11 @@ public final class DeadLetters {
         int size = selectionSize(ids);
         AuditTrail.checkedActor(actor);
         SqlTemplate delete = browsing.deleteIds(size);
-        return inAudited(c, ids.size(), "delete of a selection from " + table, n -> {
-            int deleted;
+        return inAudited(c, ids.size(), size, "delete of a selection from " + table, n -> {
             try (SqlTemplate.Bound b = delete.prepare(c)) {
-                deleted = b.setLongList("ids", ids, size).executeUpdate();
+                return b.setLongList("ids", ids, size).executeUpdate();
             }
-            if (deleted > 0) {
-                audit.recordSelection(c, actor, AuditTrail.DELETE, queue.toString(), deleted, ids);
-            }
-            return deleted;
-        }, size);
+        }, deleted -> audit.recordSelection(c, actor, AuditTrail.DELETE, queue.toString(), deleted, ids));
     }
 
     /**
@@ -320,25 +307,36 @@ public final class DeadLetters {
         Objects.requireNonNull(reason, "reason");
         AuditTrail.checkedActor(actor);
         SqlTemplate delete = browsing.deleteGroup(reason);
-        return inAudited(c, Integer.MAX_VALUE, "delete of a group from " + table, size -> {
-            int deleted = dialect.withClaimIsolation(c, () -> {
-                try (SqlTemplate.Bound b = delete.withLiteral("n", size).prepare(c)) {
-                    reason.bind(b);
-                    return b.executeUpdate();
-                }
-            });
-            if (deleted > 0) {
-                audit.recordGroup(c, actor, AuditTrail.DELETE, queue.toString(), deleted, reason);
-            }
-            return deleted;
-        }, purgeBatch);
+        return inAudited(c, Integer.MAX_VALUE, purgeBatch, "delete of a group from " + table,
+                size -> dialect.withClaimIsolation(c, () -> {
+                    try (SqlTemplate.Bound b = delete.withLiteral("n", size).prepare(c)) {
+                        reason.bind(b);
+                        return b.executeUpdate();
+                    }
+                }),
+                deleted -> audit.recordGroup(c, actor, AuditTrail.DELETE, queue.toString(), deleted, reason));
     }
 
-    /** Creates the audit table where missing, then runs the batches, and logs what they did. */
-    private int inAudited(Connection c, int limit, String what, BatchedTransactions.Batch batch, int batchSize)
-            throws SQLException {
+    /** Writes the audit row of a batch that changed {@code count} dead letters, in its transaction. */
+    @FunctionalInterface
+    private interface AuditRow {
+        void write(int count) throws SQLException;
+    }
+
+    /**
+     * Creates the audit table where missing, then runs the batches of {@code change}, each writing
+     * its audit row in its own transaction when it changed something, and logs what they did.
+     */
+    private int inAudited(Connection c, int limit, int batchSize, String what, BatchedTransactions.Batch change,
+            AuditRow row) throws SQLException {
         audit.createIfMissing(c);
-        int done = BatchedTransactions.run(c, limit, batchSize, what, batch);
+        int done = BatchedTransactions.run(c, limit, batchSize, what, size -> {
+            int changed = change.run(size);
+            if (changed > 0) {
+                row.write(changed);
+            }
+            return changed;
+        });
         LOG.log(Level.INFO, "{0}: {1} dead letters", new Object[] {what, done});
         return done;
     }
