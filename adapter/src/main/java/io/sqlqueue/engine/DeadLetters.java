@@ -1,20 +1,27 @@
 package io.sqlqueue.engine;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The operator's tools for one queue's dead-letter table: put dead letters back into the queue
- * once their cause is fixed, and purge old ones. Obtained from {@link QueueTable#deadLetters()}.
+ * once their cause is fixed, and purge old ones; and, for the dead-letter console, browse them
+ * ({@link #groups}, {@link #list}, {@link #read}) and requeue or delete a selection or a group for a
+ * named actor, each change audited ({@link AuditTrail}). Obtained from {@link QueueTable#deadLetters()}.
  *
- * <p><b>Transactions.</b> Unlike the rest of the engine, both operations manage their own
- * transactions: they work in batches of a bounded size, each batch a transaction of its own
- * (one statement, except a requeue on H2), committed before the next starts, so that neither ever holds many locks
- * for long. The connection's auto-commit mode is restored afterwards. If a batch fails it is
+ * <p><b>Transactions.</b> The browsing reads run in the caller's transaction. Unlike the rest of
+ * the engine, the changes manage their own transactions: they work in batches of a bounded size,
+ * each batch a transaction of its own (one statement, except a requeue on H2; plus its audit row
+ * for a named actor), committed before the next starts, so that none ever holds many locks for
+ * long; a selection is one batch. The connection's auto-commit mode is restored afterwards. If a batch fails it is
  * rolled back and the exception propagates; the batches before it stay committed (their count is
  * logged). Call them on a connection that is not part of another transaction.
  *
@@ -45,6 +52,9 @@ public final class DeadLetters {
     private final QueueSql sql;
     private final int requeueBatch;
     private final int purgeBatch;
+    private final TableName journal;
+    private final DeadLetterSql browsing;
+    private final AuditTrail audit;
 
     DeadLetters(Dialect dialect, TableName queue, TableName table, QueueSql sql) {
         this(dialect, queue, table, sql, REQUEUE_BATCH, PURGE_BATCH);
@@ -58,6 +68,9 @@ public final class DeadLetters {
         this.sql = sql;
         this.requeueBatch = requeueBatch;
         this.purgeBatch = purgeBatch;
+        this.journal = queue.withSuffix(CompletionJournal.SUFFIX);
+        this.browsing = new DeadLetterSql(dialect, queue, table, journal);
+        this.audit = new AuditTrail(dialect, queue);
     }
 
     /** The same operations with other batch sizes (tests show the batching with a few rows). */
@@ -68,6 +81,11 @@ public final class DeadLetters {
     /** The dead-letter table. */
     public TableName name() {
         return table;
+    }
+
+    /** Where the changes made for a named actor are written ({@link #requeue(Connection, List, String)} and the others). */
+    public AuditTrail auditTrail() {
+        return audit;
     }
 
     /**
@@ -104,9 +122,14 @@ public final class DeadLetters {
     }
 
     private int requeueBatch(Connection c, int size) throws SQLException {
+        return requeueBatch(c, size, sql.requeue, b -> { });
+    }
+
+    private int requeueBatch(Connection c, int size, Dialect.Requeue requeue, Dialect.Binding parameters)
+            throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return sql.requeue.move(c, size);
+                return requeue.move(c, size, parameters);
             } catch (SQLException e) {
                 if (!dialect.isUniqueViolation(e) || attempt == TRIES_PER_BATCH) {
                     throw e;
@@ -132,6 +155,205 @@ public final class DeadLetters {
         LOG.log(Level.INFO, "Purged {0} dead letters that failed before {1} from {2}",
                 new Object[] {purged, cutoff, table});
         return purged;
+    }
+
+    // ---- browsing, and changes for a named actor (the dead-letter console) ----------------------
+
+    /** The most groups {@link #groups} returns. */
+    public static final int MAX_GROUPS = 200;
+    /** The most dead letters one {@link #list} page holds. */
+    public static final int MAX_PAGE = 500;
+    /** The most ids one requeue or delete of a selection takes (SQL Server binds at most 2,100 parameters). */
+    public static final int MAX_SELECTION = 500;
+    /** The list sizes a selection's statement is written for: a few statements, not one per size. */
+    private static final int[] SELECTION_SIZES = {1, 10, 100, MAX_SELECTION};
+
+    /**
+     * The dead letters grouped by {@link DeadLetterReason}, the largest group first (then the one
+     * that failed last), at most {@value #MAX_GROUPS} groups. Reads in the caller's transaction.
+     */
+    public List<DeadLetterGroup> groups(Connection c) throws SQLException {
+        List<DeadLetterGroup> groups = new ArrayList<>();
+        try (SqlTemplate.Bound b = browsing.groups.prepare(c).setInt("limit", MAX_GROUPS); ResultSet rs = b.executeQuery()) {
+            while (rs.next()) {
+                groups.add(new DeadLetterGroup(new DeadLetterReason(rs.getString(1), rs.getString(2)), rs.getLong(3),
+                        dialect.readInstant(rs, 4), dialect.readInstant(rs, 5)));
+            }
+        }
+        return groups;
+    }
+
+    /**
+     * One page of the dead letters, newest failure first (then highest id), without headers and
+     * bodies: all of them, or those of one group. Reads in the caller's transaction.
+     *
+     * @param reason the group's reason, or null for every dead letter
+     * @param offset how many to pass over, at least 0
+     * @param limit  1 to {@value #MAX_PAGE}
+     * @throws IllegalArgumentException for an offset or limit out of range
+     */
+    public List<DeadLetter> list(Connection c, DeadLetterReason reason, int offset, int limit) throws SQLException {
+        if (offset < 0 || limit < 1 || limit > MAX_PAGE) {
+            throw new IllegalArgumentException("offset must be at least 0 and limit 1 to " + MAX_PAGE + ", were "
+                    + offset + " and " + limit);
+        }
+        SqlTemplate page = reason == null ? browsing.page : browsing.pageOf(reason);
+        List<DeadLetter> rows = new ArrayList<>();
+        try (SqlTemplate.Bound b = page.prepare(c).setInt("offset", offset).setInt("limit", limit)) {
+            if (reason != null) {
+                reason.bind(b);
+            }
+            try (ResultSet rs = b.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(row(rs));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private DeadLetter row(ResultSet rs) throws SQLException {
+        return new DeadLetter(rs.getLong(1), rs.getInt(2), dialect.readInstant(rs, 3), dialect.readInstant(rs, 4),
+                rs.getInt(5), rs.getString(6), rs.getString(7), new DeadLetterReason(rs.getString(8), rs.getString(9)));
+    }
+
+    /**
+     * The dead letter with this id, with its headers, body and the journal's rows for its id when
+     * the queue has a journal ({@link CompletionJournal}); empty when there is no such dead letter.
+     * Should a table written by hand hold several rows of the id, the latest failure. Reads in the
+     * caller's transaction; the journal is read by {@code message_id}, which its index does not
+     * lead with, so this scans it: an operator's look, not a poller's.
+     */
+    public Optional<DeadLetterMessage> read(Connection c, long id) throws SQLException {
+        DeadLetterMessage found;
+        try (SqlTemplate.Bound b = browsing.message.prepare(c).setLong("id", id); ResultSet rs = b.executeQuery()) {
+            if (!rs.next()) {
+                return Optional.empty();
+            }
+            found = new DeadLetterMessage(row(rs), rs.getString(10), rs.getBytes(11), List.of());
+        }
+        if (!TableCatalog.read(c, dialect, journal).exists()) {
+            return Optional.of(found);
+        }
+        List<JournalEntry> history = new ArrayList<>();
+        try (SqlTemplate.Bound b = browsing.history.prepare(c).setLong("id", id); ResultSet rs = b.executeQuery()) {
+            while (rs.next()) {
+                history.add(new JournalEntry(rs.getLong(1), dialect.readInstant(rs, 2), dialect.readInstant(rs, 3),
+                        dialect.readInstant(rs, 4), rs.getInt(5), JournalEntry.Outcome.of(rs.getString(6)),
+                        rs.getString(7), rs.getString(8)));
+            }
+        }
+        return Optional.of(new DeadLetterMessage(found.row(), found.headers(), found.body(), List.copyOf(history)));
+    }
+
+    /**
+     * Moves the dead letters with these ids back into the queue, as {@link #requeue(Connection, int)}
+     * moves them (a new id, attempts 0, a dead letter whose dedup key is queued stays), and writes
+     * an {@link AuditTrail} row naming {@code actor} and the ids in the same transaction; returns
+     * how many it moved. One transaction; nothing is written when nothing moved. Creates the audit
+     * table first where it is missing. Call it on a connection that is not part of another
+     * transaction; its auto-commit mode is restored.
+     *
+     * @param ids 1 to {@value #MAX_SELECTION} ids
+     * @throws IllegalArgumentException for no ids, too many, or a blank or too long actor, before any SQL runs
+     */
+    public int requeue(Connection c, List<Long> ids, String actor) throws SQLException {
+        int size = selectionSize(ids);
+        AuditTrail.checkedActor(actor);
+        Dialect.Requeue move = browsing.requeueIds(size);
+        return inAudited(c, ids.size(), size, "requeue of a selection from " + table,
+                n -> requeueBatch(c, size, move, b -> b.setLongList("ids", ids, size)),
+                moved -> audit.recordSelection(c, actor, AuditTrail.REQUEUE, queue.toString(), moved, ids));
+    }
+
+    /**
+     * Moves the dead letters of a group back into the queue, as {@link #requeue(Connection, int)}
+     * does, in batches of {@value #REQUEUE_BATCH}, each one transaction that writes its own
+     * {@link AuditTrail} row (actor, the group's reason, the count it moved); returns how many it
+     * moved. Otherwise as {@link #requeue(Connection, List, String)}.
+     */
+    public int requeue(Connection c, DeadLetterReason reason, String actor) throws SQLException {
+        Objects.requireNonNull(reason, "reason");
+        AuditTrail.checkedActor(actor);
+        Dialect.Requeue move = browsing.requeueGroup(reason);
+        return inAudited(c, Integer.MAX_VALUE, requeueBatch, "requeue of a group from " + table,
+                size -> requeueBatch(c, size, move, reason::bind),
+                moved -> audit.recordGroup(c, actor, AuditTrail.REQUEUE, queue.toString(), moved, reason));
+    }
+
+    /**
+     * Deletes the dead letters with these ids and writes an {@link AuditTrail} row naming
+     * {@code actor} and the ids in the same transaction; returns how many it deleted. Otherwise as
+     * {@link #requeue(Connection, List, String)}.
+     */
+    public int delete(Connection c, List<Long> ids, String actor) throws SQLException {
+        int size = selectionSize(ids);
+        AuditTrail.checkedActor(actor);
+        SqlTemplate delete = browsing.deleteIds(size);
+        return inAudited(c, ids.size(), size, "delete of a selection from " + table, n -> {
+            try (SqlTemplate.Bound b = delete.prepare(c)) {
+                return b.setLongList("ids", ids, size).executeUpdate();
+            }
+        }, deleted -> audit.recordSelection(c, actor, AuditTrail.DELETE, queue.toString(), deleted, ids));
+    }
+
+    /**
+     * Deletes the dead letters of a group in batches of {@value #PURGE_BATCH}, each one
+     * transaction that writes its own {@link AuditTrail} row; returns how many it deleted. Rows
+     * other transactions hold are left where the database can pass over them. Otherwise as
+     * {@link #requeue(Connection, DeadLetterReason, String)}.
+     */
+    public int delete(Connection c, DeadLetterReason reason, String actor) throws SQLException {
+        Objects.requireNonNull(reason, "reason");
+        AuditTrail.checkedActor(actor);
+        SqlTemplate delete = browsing.deleteGroup(reason);
+        return inAudited(c, Integer.MAX_VALUE, purgeBatch, "delete of a group from " + table,
+                size -> dialect.withClaimIsolation(c, () -> {
+                    try (SqlTemplate.Bound b = delete.withLiteral("n", size).prepare(c)) {
+                        reason.bind(b);
+                        return b.executeUpdate();
+                    }
+                }),
+                deleted -> audit.recordGroup(c, actor, AuditTrail.DELETE, queue.toString(), deleted, reason));
+    }
+
+    /** Writes the audit row of a batch that changed {@code count} dead letters, in its transaction. */
+    @FunctionalInterface
+    private interface AuditRow {
+        void write(int count) throws SQLException;
+    }
+
+    /**
+     * Creates the audit table where missing, then runs the batches of {@code change}, each writing
+     * its audit row in its own transaction when it changed something, and logs what they did.
+     */
+    private int inAudited(Connection c, int limit, int batchSize, String what, BatchedTransactions.Batch change,
+            AuditRow row) throws SQLException {
+        audit.createIfMissing(c);
+        int done = BatchedTransactions.run(c, limit, batchSize, what, size -> {
+            int changed = change.run(size);
+            if (changed > 0) {
+                row.write(changed);
+            }
+            return changed;
+        });
+        LOG.log(Level.INFO, "{0}: {1} dead letters", new Object[] {what, done});
+        return done;
+    }
+
+    /** The list size a selection's statement is written for; checks the ids before any SQL runs. */
+    private static int selectionSize(List<Long> ids) {
+        Objects.requireNonNull(ids, "ids");
+        if (ids.isEmpty() || ids.size() > MAX_SELECTION || ids.stream().anyMatch(Objects::isNull)) {
+            throw new IllegalArgumentException("a selection is 1 to " + MAX_SELECTION + " ids, none null; was "
+                    + (ids.size() > 10 ? ids.size() + " ids" : ids));
+        }
+        for (int size : SELECTION_SIZES) {
+            if (ids.size() <= size) {
+                return size;
+            }
+        }
+        throw new AssertionError(ids.size());
     }
 
     @Override

@@ -627,17 +627,32 @@ public abstract class Dialect {
      */
     @FunctionalInterface
     interface Requeue {
-        int move(Connection c, int n) throws SQLException;
+        int move(Connection c, int n, Binding parameters) throws SQLException;
+
+        /** Moves the dead letters without a further condition ({@link #requeue(String, String)}). */
+        default int move(Connection c, int n) throws SQLException {
+            return move(c, n, b -> { });
+        }
     }
 
     /**
      * The requeue of {@link QueueSql#requeue}: by default the one statement of
      * {@link #requeueStatement}.
      */
-    Requeue requeue(String q, String dlq) {
-        SqlTemplate move = new SqlTemplate(requeueStatement(q, dlq));
-        return (c, n) -> withClaimIsolation(c, () -> {
+    final Requeue requeue(String q, String dlq) {
+        return requeue(q, dlq, "");
+    }
+
+    /**
+     * The requeue of the dead letters that also meet {@code and} (as in
+     * {@link #requeueStatement(String, String, String)}), its parameters bound by the caller's
+     * {@link Binding}: by default one statement.
+     */
+    Requeue requeue(String q, String dlq, String and) {
+        SqlTemplate move = new SqlTemplate(requeueStatement(q, dlq, and));
+        return (c, n, parameters) -> withClaimIsolation(c, () -> {
             try (SqlTemplate.Bound b = move.withLiteral("n", n).prepare(c)) {
+                parameters.bind(b);
                 return b.executeUpdate();
             }
         });
@@ -685,7 +700,17 @@ public abstract class Dialect {
      * The dead-letter table has no unique key: see {@link #oldestRows}.
      */
     final String requeueStatement(String q, String dlq) {
-        Dml oldest = oldestRows(Dml.Change.delete(dlq), "d", requeueable(q, dlq), OLDEST_FAILURE_FIRST, "id", "failed_at");
+        return requeueStatement(q, dlq, "");
+    }
+
+    /**
+     * As {@link #requeueStatement(String, String)}, of the dead letters (aliased {@code d}) that
+     * also meet {@code and} (empty, or starting with {@code " AND "}), whose named parameters the
+     * caller binds: the console's requeue of a selection or a group.
+     */
+    final String requeueStatement(String q, String dlq, String and) {
+        Dml oldest = oldestRows(Dml.Change.delete(dlq), "d", requeueable(q, dlq) + and, OLDEST_FAILURE_FIRST, "id",
+                "failed_at");
         return moveRows(oldest, q + " (" + REQUEUE_COLUMNS + ")", this::requeuedValues, "failed_at, id");
     }
 

@@ -161,8 +161,8 @@ final class H2Dialect extends Dialect {
 
     /** Not the one statement of {@link #requeueStatement}: see {@link H2Picking.Requeue}. */
     @Override
-    Requeue requeue(String q, String dlq) {
-        return new H2Picking.Requeue(this, q, dlq);
+    Requeue requeue(String q, String dlq, String and) {
+        return new H2Picking.Requeue(this, q, dlq, and);
     }
 
     /**

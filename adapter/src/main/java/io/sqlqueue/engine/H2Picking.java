@@ -166,9 +166,10 @@ final class H2Picking {
         private final SqlTemplate copy;
         private final SqlTemplate delete;
 
-        Requeue(Dialect d, String q, String dlq) {
+        /** {@code and}: a further condition on the dead letters (aliased {@code d}), bound by the mover's caller. */
+        Requeue(Dialect d, String q, String dlq, String and) {
             String requeueable = d.requeueable(q, dlq);
-            pick = new SqlTemplate("SELECT d._ROWID_ FROM " + dlq + " AS d WHERE " + requeueable + " ORDER BY "
+            pick = new SqlTemplate("SELECT d._ROWID_ FROM " + dlq + " AS d WHERE " + requeueable + and + " ORDER BY "
                     + Dialect.OLDEST_FAILURE_FIRST + " FETCH FIRST :n ROWS ONLY FOR UPDATE");
             copy = new SqlTemplate("INSERT INTO " + q + " (" + Dialect.REQUEUE_COLUMNS + ") SELECT " + d.requeuedValues("")
                     + " FROM " + dlq + " WHERE " + PICKED_ROWS + " ORDER BY failed_at, id");
@@ -177,11 +178,14 @@ final class H2Picking {
         }
 
         @Override
-        public int move(Connection c, int n) throws SQLException {
+        public int move(Connection c, int n, Dialect.Binding parameters) throws SQLException {
             List<Long> picked = new ArrayList<>(n);
-            try (SqlTemplate.Bound b = pick.withLiteral("n", n).prepare(c); ResultSet rs = b.executeQuery()) {
-                while (rs.next()) {
-                    picked.add(rs.getLong(1));
+            try (SqlTemplate.Bound b = pick.withLiteral("n", n).prepare(c)) {
+                parameters.bind(b);
+                try (ResultSet rs = b.executeQuery()) {
+                    while (rs.next()) {
+                        picked.add(rs.getLong(1));
+                    }
                 }
             }
             if (picked.isEmpty()) {

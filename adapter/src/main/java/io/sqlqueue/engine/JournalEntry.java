@@ -96,5 +96,19 @@ public record JournalEntry(long messageId, Instant enqueuedAt, Instant claimedAt
         public String sqlValue() {
             return sqlValue;
         }
+
+        /**
+         * The outcome of an {@code outcome} column's value.
+         *
+         * @throws IllegalArgumentException for a value the column's CHECK does not allow
+         */
+        public static Outcome of(String sqlValue) {
+            for (Outcome o : values()) {
+                if (o.sqlValue.equals(sqlValue)) {
+                    return o;
+                }
+            }
+            throw new IllegalArgumentException("no journal outcome '" + sqlValue + "'");
+        }
     }
 }

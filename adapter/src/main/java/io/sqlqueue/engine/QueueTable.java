@@ -196,7 +196,7 @@ public final class QueueTable {
         return retryPolicy;
     }
 
-    /** The operator's tools for this queue's dead-letter table: requeue and purge. */
+    /** The operator's tools for this queue's dead-letter table: browse, requeue, delete and purge. */
     public DeadLetters deadLetters() {
         return deadLetters;
     }

@@ -65,11 +65,16 @@ final class SqlTemplate {
      * size, where the database has no array parameter (T-SQL).
      */
     SqlTemplate withList(String name, int count) {
+        return new SqlTemplate(namedSql.replaceAll(":" + name + "(?![A-Za-z0-9_])", list(name, count)));
+    }
+
+    /** The {@code count} parameters {@code :name_1, …} of a list, as {@link #withList} writes them. */
+    static String list(String name, int count) {
         StringBuilder list = new StringBuilder();
         for (int i = 1; i <= count; i++) {
             list.append(i == 1 ? "" : ", ").append(':').append(name).append('_').append(i);
         }
-        return new SqlTemplate(namedSql.replaceAll(":" + name + "(?![A-Za-z0-9_])", list.toString()));
+        return list.toString();
     }
 
     /** The statement as sent to the driver. */

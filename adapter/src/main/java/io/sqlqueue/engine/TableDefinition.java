@@ -6,7 +6,7 @@ import java.util.List;
  * The columns and indexes of one of the adapter's tables, in logical types: the schema declared
  * once. Each {@link Dialect} renders a definition as its CREATE statements, and
  * {@link SchemaCreation} brings an existing table up to it (the columns and indexes that releases
- * after the first added). The four definitions are the constants below.
+ * after the first added). The five definitions are the constants below.
  *
  * @param what        what the table is, for errors and logs ("the queue table")
  * @param columns     in the order of CREATE TABLE
@@ -207,6 +207,26 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
             Column.text("trace_id", Type.CODE, 32)),
             List.of(),
             List.of(new Index("_at", Kind.CLUSTERED, List.of("completed_at"), List.of(), null)),
+            false);
+
+    /**
+     * The operators' changes to dead letters ({@link AuditTrail}), one row per committed change:
+     * who, when (the database clock), what ({@code requeue} or {@code delete}), on which queue, how
+     * many messages, and which: their ids for a selection, the reason and exception class for a
+     * group. Clustered on {@code acted_at} where the database clusters, as rows are written at the end.
+     */
+    static final TableDefinition AUDIT = new TableDefinition("the audit table", List.of(
+            Column.of("id", Type.IDENTITY).required(),
+            Column.of("acted_at", Type.TIMESTAMP).required().withDefault(CLOCK),
+            Column.text("actor", Type.TEXT, AuditTrail.MAX_ACTOR_LENGTH).required(),
+            Column.text("operation", Type.CODE, 20).required(),
+            Column.text("queue_name", Type.TEXT, 300).required(),
+            Column.of("message_count", Type.INTEGER).required(),
+            Column.text("message_ids", Type.TEXT, AuditTrail.MAX_IDS_LENGTH),
+            LAST_ERROR,
+            Column.text("error_class", Type.TEXT, Dialect.MAX_ERROR_CLASS_LENGTH)),
+            List.of("id"),
+            List.of(new Index("_at", Kind.CLUSTERED, List.of("acted_at"), List.of(), null)),
             false);
 
     /** The topics' subscriptions ({@link Topic}). */

@@ -1,8 +1,11 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.engine.DeadLetterReason;
+import io.sqlqueue.engine.DeadLetters;
 import io.sqlqueue.engine.QueueStats;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.Topic;
+import io.sqlqueue.management.DeadLetterViews;
 import io.sqlqueue.management.PlatformMBeans;
 import io.sqlqueue.management.QueueMXBean;
 import java.sql.Connection;
@@ -10,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -165,6 +169,70 @@ final class QueueMonitor implements QueueMXBean {
         LOG.info(() -> "requeued " + moved + " dead letters of " + queue);
         consumers.forEach(QueueActivation::wake); // deliver them now, not at the next poll
         return moved;
+    }
+
+    @Override
+    public DeadLetterViews.Group[] deadLetterGroups() {
+        return withTable((c, table) -> table.deadLetters().groups(c)).stream().map(DeadLetterViews.Group::new)
+                .toArray(DeadLetterViews.Group[]::new);
+    }
+
+    @Override
+    public DeadLetterViews.Row[] deadLetterPage(boolean wholeTable, String reason, String errorClass, int offset,
+            int limit) {
+        DeadLetterReason group = wholeTable ? null : new DeadLetterReason(reason, errorClass);
+        return withTable((c, table) -> table.deadLetters().list(c, group, offset, limit)).stream()
+                .map(DeadLetterViews.Row::new).toArray(DeadLetterViews.Row[]::new);
+    }
+
+    @Override
+    public DeadLetterViews.Message deadLetter(long id) {
+        return withTable((c, table) -> table.deadLetters().read(c, id)).map(DeadLetterViews.Message::new).orElse(null);
+    }
+
+    @Override
+    public int requeueSelectedDeadLetters(long[] ids, String actor) {
+        List<Long> selection = selection(ids);
+        int moved = withTable((c, table) -> table.deadLetters().requeue(c, selection, actor));
+        consumers.forEach(QueueActivation::wake);
+        return moved;
+    }
+
+    @Override
+    public int requeueDeadLetterGroup(String reason, String errorClass, String actor) {
+        DeadLetterReason group = new DeadLetterReason(reason, errorClass);
+        int moved = withTable((c, table) -> table.deadLetters().requeue(c, group, actor));
+        consumers.forEach(QueueActivation::wake);
+        return moved;
+    }
+
+    @Override
+    public int deleteSelectedDeadLetters(long[] ids, String actor) {
+        List<Long> selection = selection(ids);
+        return withTable((c, table) -> table.deadLetters().delete(c, selection, actor));
+    }
+
+    @Override
+    public int deleteDeadLetterGroup(String reason, String errorClass, String actor) {
+        DeadLetterReason group = new DeadLetterReason(reason, errorClass);
+        return withTable((c, table) -> table.deadLetters().delete(c, group, actor));
+    }
+
+    @Override
+    public DeadLetterViews.Audit[] auditTrail(int limit) {
+        if (limit < 1 || limit > DeadLetters.MAX_PAGE) {
+            throw new IllegalArgumentException("limit must be 1 to " + DeadLetters.MAX_PAGE + ", not " + limit);
+        }
+        return withTable((c, table) -> table.deadLetters().auditTrail().recent(c, table.name().toString(), limit)).stream()
+                .map(DeadLetterViews.Audit::new).toArray(DeadLetterViews.Audit[]::new);
+    }
+
+    /** The ids of a JMX call as the engine takes them; the engine checks their number. */
+    private static List<Long> selection(long[] ids) {
+        if (ids == null) {
+            throw new IllegalArgumentException("ids must be given");
+        }
+        return Arrays.stream(ids).boxed().toList();
     }
 
     @Override

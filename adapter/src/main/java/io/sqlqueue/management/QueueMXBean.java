@@ -55,6 +55,56 @@ public interface QueueMXBean {
      */
     int purgeDeadLetters(String olderThan);
 
+    // ---- the dead-letter console's operations: open types only, every change audited -------------
+
+    /**
+     * The dead letters grouped by reason and exception class, the largest group first, at most 200
+     * groups; each a {@code CompositeData} of {@link DeadLetterViews.Group}'s items.
+     */
+    DeadLetterViews.Group[] deadLetterGroups();
+
+    /**
+     * A page of the dead letters, newest failure first, without headers and bodies: all of them
+     * when {@code wholeTable}, else those whose reason and exception class are exactly these (null
+     * matches a row without one). Each a {@code CompositeData} of {@link DeadLetterViews.Row}'s items.
+     *
+     * @param offset at least 0
+     * @param limit  1 to 500
+     */
+    DeadLetterViews.Row[] deadLetterPage(boolean wholeTable, String reason, String errorClass, int offset, int limit);
+
+    /**
+     * One dead letter with its headers, body and journal history ({@link DeadLetterViews.Message}'s
+     * items), or null when the dead-letter table has none with this id.
+     */
+    DeadLetterViews.Message deadLetter(long id);
+
+    /**
+     * Moves the dead letters with these ids (1 to 500) back into the queue, as
+     * {@link #requeueDeadLetters(int)} does, in one transaction that writes the audit row naming
+     * {@code actor} and the ids.
+     *
+     * @return how many were moved (a dead letter whose dedup key is queued stays)
+     */
+    int requeueSelectedDeadLetters(long[] ids, String actor);
+
+    /**
+     * Moves the dead letters of one group (reason and exception class, null matching none) back
+     * into the queue in batches, each batch's transaction writing its audit row naming {@code actor}.
+     *
+     * @return how many were moved
+     */
+    int requeueDeadLetterGroup(String reason, String errorClass, String actor);
+
+    /** Deletes the dead letters with these ids (1 to 500) and writes the audit row, in one transaction; returns how many. */
+    int deleteSelectedDeadLetters(long[] ids, String actor);
+
+    /** Deletes the dead letters of one group in batches, each with its audit row; returns how many. */
+    int deleteDeadLetterGroup(String reason, String errorClass, String actor);
+
+    /** The newest {@code limit} (1 to 500) audit rows of this queue, newest first ({@link DeadLetterViews.Audit}'s items). */
+    DeadLetterViews.Audit[] auditTrail(int limit);
+
     /**
      * When this queue is a topic subscription's (its consumers' activation names a {@code topic}
      * and {@code subscriptionName}), removes the subscription: messages published from now on no

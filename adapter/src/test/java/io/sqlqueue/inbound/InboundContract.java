@@ -50,6 +50,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -1230,6 +1231,78 @@ abstract class InboundContract {
                 new ObjectName("io.sqlqueue:*,queue=" + queue), null).isEmpty(), "the consumer bean is gone");
         assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(
                 new ObjectName("io.sqlqueue:type=Queue,name=" + queue + ",*"), null).isEmpty(), "the queue bean is gone");
+    }
+
+    /**
+     * The queue bean's operations for the dead-letter console, as a JMX client without the
+     * adapter's classes calls them (open types only): browse the groups, a page and one message,
+     * then requeue a selection and delete one and a group, each change audited with its actor;
+     * the tables agree in SQL after each.
+     */
+    @Test
+    void theQueueBeanBrowsesRequeuesAndDeletesDeadLettersAuditingEachChange() throws Exception {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ids.add(table.send(admin, OutgoingMessage.text("order " + i).header("n", "" + i).build()));
+        }
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        FakeContainer.Bean record = recording();
+        activate(spec(), messages -> {
+            if (failing.get()) {
+                throw new IllegalArgumentException("not an order");
+            }
+            record.onMessages(messages);
+        }, false, true);
+        await("the 4 messages dead-lettered", () -> rows("dlq") == 4);
+        failing.set(false);
+        javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName bean = queueBeanName();
+
+        CompositeData[] groups = (CompositeData[]) server.invoke(bean, "deadLetterGroups", null, null);
+        assertEquals(1, groups.length, "one reason, one exception class");
+        assertEquals(4L, groups[0].get("count"));
+        String reason = (String) groups[0].get("reason");
+        String errorClass = (String) groups[0].get("errorClass");
+        assertEquals(IllegalArgumentException.class.getName(), errorClass);
+        String[] pageSignature = {"boolean", String.class.getName(), String.class.getName(), "int", "int"};
+        CompositeData[] page = (CompositeData[]) server.invoke(bean, "deadLetterPage",
+                new Object[] {false, reason, errorClass, 0, 3}, pageSignature);
+        assertEquals(3, page.length, "a page of 3 of the group's 4");
+        assertEquals(1, ((CompositeData[]) server.invoke(bean, "deadLetterPage", new Object[] {true, null, null, 3, 3},
+                pageSignature)).length, "the whole table's second page");
+        CompositeData one = (CompositeData) server.invoke(bean, "deadLetter", new Object[] {ids.get(0)},
+                new String[] {"long"});
+        assertEquals("order 0", new String((byte[]) one.get("body"), java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(((String) one.get("headers")).contains("\"n\""), (String) one.get("headers"));
+        assertEquals(3, one.get("attempts"));
+        assertEquals(null, server.invoke(bean, "deadLetter", new Object[] {-1L}, new String[] {"long"}), "no such id");
+
+        String[] idsSignature = {long[].class.getName(), String.class.getName()};
+        assertEquals(2, server.invoke(bean, "requeueSelectedDeadLetters",
+                new Object[] {new long[] {ids.get(0), ids.get(1)}, "alice"}, idsSignature));
+        await("the requeued two delivered", () -> committed.size() == 2);
+        assertEquals(2, rows("dlq"));
+        assertEquals(1, server.invoke(bean, "deleteSelectedDeadLetters", new Object[] {new long[] {ids.get(2)}, "bob"},
+                idsSignature));
+        assertEquals(1, rows("dlq"));
+        assertEquals(1, server.invoke(bean, "deleteDeadLetterGroup", new Object[] {reason, errorClass, "bob"},
+                new String[] {String.class.getName(), String.class.getName(), String.class.getName()}));
+        assertEquals(0, rows("dlq"));
+        assertEquals(0, rows("queue"), "nothing requeued by the deletes");
+
+        CompositeData[] audit = (CompositeData[]) server.invoke(bean, "auditTrail", new Object[] {10},
+                new String[] {"int"});
+        assertEquals(List.of("delete bob 1", "delete bob 1", "requeue alice 2"), java.util.Arrays.stream(audit)
+                .map(a -> a.get("operation") + " " + a.get("actor") + " " + a.get("count")).toList(), "newest first");
+        assertEquals(String.valueOf(ids.get(2)), audit[1].get("messageIds"));
+        assertEquals(errorClass, audit[0].get("errorClass"));
+        javax.management.RuntimeMBeanException refused = assertThrows(javax.management.RuntimeMBeanException.class,
+                () -> server.invoke(bean, "deleteSelectedDeadLetters", new Object[] {new long[] {1}, " "}, idsSignature));
+        assertTrue(refused.getCause().getMessage().contains("actor must be"), refused.getCause().getMessage());
+        try (Statement s = admin.createStatement()) { // the schema's audit table outlives this queue: its rows go
+            s.execute("DELETE FROM " + table.dialect().qualified(table.deadLetters().auditTrail().name())
+                    + " WHERE queue_name = '" + table.name() + "'");
+        }
     }
 
     @Test

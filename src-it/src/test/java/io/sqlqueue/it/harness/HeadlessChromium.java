@@ -150,10 +150,13 @@ public final class HeadlessChromium implements AutoCloseable {
         call("Page.navigate", "{\"url\":" + quote(url) + "}");
     }
 
-    /** Evaluates a JavaScript expression whose value is a string, in the page. */
+    /**
+     * Evaluates a JavaScript expression whose value is a string, in the page. (The value's pattern
+     * is unrolled: one alternation per character overflowed the stack on a page's whole text.)
+     */
     public String evaluate(String expression) throws Exception {
         String json = call("Runtime.evaluate", "{\"expression\":" + quote(expression) + ",\"returnByValue\":true}");
-        Matcher value = Pattern.compile("\"result\":\\{\"type\":\"string\",\"value\":\"((?:[^\"\\\\]|\\\\.)*)\"")
+        Matcher value = Pattern.compile("\"result\":\\{\"type\":\"string\",\"value\":\"([^\"\\\\]*+(?:\\\\.[^\"\\\\]*+)*+)\"")
                 .matcher(json);
         if (!value.find()) {
             throw new IllegalStateException("not a string: " + expression + " gave " + json);

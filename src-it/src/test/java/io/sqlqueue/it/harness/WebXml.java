@@ -42,6 +42,16 @@ public final class WebXml {
         return this;
     }
 
+    /**
+     * The elements of an application's own web.xml ({@code webXml}, its text), added to these: for
+     * a test WAR built from an application's (its security constraints, login and roles).
+     */
+    public WebXml including(String webXml) {
+        int start = webXml.indexOf('>', webXml.indexOf("<web-app")) + 1;
+        resources.append(webXml, start, webXml.lastIndexOf("</web-app>"));
+        return this;
+    }
+
     /** Adds this web.xml to the WAR. */
     public WebArchive addTo(WebArchive war) {
         return war.addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""

@@ -1,0 +1,232 @@
+package io.sqlqueue.it.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sqlqueue.it.harness.Await;
+import io.sqlqueue.it.harness.HeadlessChromium;
+import io.sqlqueue.it.harness.TestDatabase;
+import io.sqlqueue.it.harness.WebXml;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ArchivePath;
+import org.jboss.shrinkwrap.api.Node;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The dead-letter console (module console) in headless Chromium on Payara Micro, signed in as a
+ * user of the file realm's group sqlqueue-admin (made by the post-boot file): the queue list, the
+ * groups, one message, a group requeued and one message deleted, the tables checked in SQL after
+ * each change (rows moved, counts, the audit row naming the user); a user without the role gets
+ * 403. Saves docs/dead-letter-console.png for the README.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@DisabledIfSystemProperty(named = "it.server", matches = "payara-server|wildfly",
+        disabledReason = "runs on Payara Micro, whose post-boot file makes the users")
+class DeadLetterConsoleIT {
+
+    /** Users of the post-boot file (src-it/pom.xml, write-postboot-file). */
+    private static final String ADMIN = "console-admin";
+    private static final String OTHER = "console-other";
+    private static final String PASSWORD = "console-secret";
+    private static final int BAD = 3;
+    private static final int DOWN = 2;
+    private static final Duration PATIENCE = Duration.ofMinutes(1);
+
+    /** The console's WAR as built, with the test's consumer, its hands in the server and the run's resources. */
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        WebArchive console = ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("it.console.war")));
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "sqlqueue-console.war");
+        for (Map.Entry<ArchivePath, Node> e : console.getContent().entrySet()) {
+            String path = e.getKey().get();
+            if (e.getValue().getAsset() != null && !path.endsWith("/web.xml") && !path.endsWith("/glassfish-web.xml")) {
+                war.add(e.getValue().getAsset(), path);
+            }
+        }
+        war.addClasses(ConsoleSeed.class, FailingWhileToldBean.class)
+                .addAsLibraries(new File(System.getProperty("it.h2.jar")))
+                .addAsWebInfResource("console/glassfish-web.xml", "glassfish-web.xml");
+        new WebXml(war.getName())
+                .dataSource(ConsoleSeed.DS, TestDatabase.forRun("console"), 8)
+                .including(text(console.get("WEB-INF/web.xml").getAsset().openStream()))
+                .addTo(war);
+        return war;
+    }
+
+    private static String text(InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @ArquillianResource
+    private URL deployed;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    @Test
+    void anAdminBrowsesRequeuesAGroupAndDeletesAMessageAndTheTablesAgree() throws Exception {
+        assumeTrue(HeadlessChromium.installed(), "no " + HeadlessChromium.BINARY
+                + " (Debian's chromium package is not installed): the console's pages are not tested");
+        assertEquals(200, post("seed?bad=" + BAD + "&down=" + DOWN).statusCode());
+        Await.until("the " + (BAD + DOWN) + " messages dead-lettered", PATIENCE,
+                () -> tables().get("deadLetters").equals(List.of(String.valueOf(BAD + DOWN))));
+        assertEquals(200, post("seed?failing=false").statusCode());
+
+        try (HeadlessChromium chromium = HeadlessChromium.start(1200, 760)) {
+            chromium.call("Network.enable", "{}");
+            chromium.call("Network.setExtraHTTPHeaders", "{\"headers\":{\"Authorization\":\"" + basic(ADMIN) + "\"}}");
+
+            show(chromium, app() + "queues", "Queues");
+            String list = text(chromium);
+            assertTrue(list.contains(ConsoleSeed.QUEUE), list);
+            assertTrue(list.matches("(?s).*" + ConsoleSeed.QUEUE + "\\s.*\\s" + (BAD + DOWN) + "\\s.*"),
+                    "the queue's row shows its dead letters: " + list);
+
+            chromium.evaluate("(document.querySelector('a[href^=\"dead-letters\"]').click(), 'ok')");
+            awaitText(chromium, "By reason");
+            String groups = text(chromium);
+            assertTrue(groups.contains("java.lang.IllegalArgumentException"), groups);
+            assertTrue(groups.contains("Requeue all " + BAD), groups);
+            assertTrue(groups.contains("java.lang.IllegalStateException"), groups);
+            assertTrue(groups.contains("Requeue all " + DOWN), groups);
+
+            String firstId = chromium.evaluate("document.querySelector('a[href^=\"message\"]').textContent");
+            chromium.evaluate("(document.querySelector('a[href^=\"message\"]').click(), 'ok')");
+            awaitText(chromium, "Dead letter " + firstId);
+            String message = text(chromium);
+            assertTrue(message.contains("order"), "the body as text: " + message);
+            assertTrue(message.contains("\"customer\""), "the headers: " + message);
+            assertTrue(message.contains("dead_lettered"), "the journal's row: " + message);
+            chromium.evaluate("history.back(), 'ok'");
+            awaitText(chromium, "By reason");
+
+            submit(chromium, "requeue", "java.lang.IllegalArgumentException");
+            awaitText(chromium, "Requeued " + BAD + " dead letters");
+            Await.until("the requeued messages taken by the bean", PATIENCE,
+                    () -> tables().get("done").equals(List.of(String.valueOf(BAD))));
+            Map<String, List<String>> afterRequeue = tables();
+            assertEquals(List.of(String.valueOf(DOWN)), afterRequeue.get("deadLetters"));
+            assertEquals(List.of("0"), afterRequeue.get("badDeadLetters"));
+            assertEquals(List.of("0"), afterRequeue.get("queued"));
+            assertEquals(List.of("requeue " + ADMIN + " " + BAD + " java.lang.IllegalArgumentException"),
+                    afterRequeue.get("audit"), afterRequeue.toString());
+
+            String victim = chromium.evaluate("document.querySelector('a[href^=\"message\"]').textContent");
+            chromium.evaluate("(document.querySelector('a[href^=\"message\"]').click(), 'ok')");
+            awaitText(chromium, "Dead letter " + victim);
+            chromium.evaluate("(document.querySelector('form input[name=action][value=delete]').form.submit(), 'ok')");
+            awaitText(chromium, "Deleted 1 of 1");
+            Map<String, List<String>> afterDelete = tables();
+            assertEquals(List.of(String.valueOf(DOWN - 1)), afterDelete.get("deadLetters"));
+            assertEquals(List.of("requeue " + ADMIN + " " + BAD + " java.lang.IllegalArgumentException",
+                    "delete " + ADMIN + " 1 " + victim), afterDelete.get("audit"), afterDelete.toString());
+
+            Path docs = Path.of(System.getProperty("it.console.war")).toAbsolutePath().getParent().getParent()
+                    .getParent().resolve("docs").normalize();
+            Files.createDirectories(docs);
+            Files.write(docs.resolve("dead-letter-console.png"), chromium.screenshot());
+        }
+    }
+
+    @Test
+    void aUserWithoutTheRoleIsRefusedAndNoUserIsAskedToSignIn() throws Exception {
+        assertEquals(403, get("queues", OTHER).statusCode(), "signed in, not in the group sqlqueue-admin");
+        assertEquals(401, get("queues", null).statusCode(), "not signed in");
+        assertEquals(403, http.send(HttpRequest.newBuilder(URI.create(app() + "change")).header("Authorization",
+                basic(ADMIN)).POST(HttpRequest.BodyPublishers.ofString("queue=x&action=delete&id=1"))
+                .header("Content-Type", "application/x-www-form-urlencoded").build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode(), "a change without the session's token");
+    }
+
+    /** Submits the group form of {@code action} for the dead letters of this exception class. */
+    private static void submit(HeadlessChromium chromium, String action, String errorClass) throws Exception {
+        assertEquals("submitted", chromium.evaluate("(() => { for (const f of document.forms) {"
+                + " const a = f.querySelector('input[name=action]'), c = f.querySelector('input[name=errorClass]');"
+                + " if (a && c && a.value === '" + action + "' && c.value === '" + errorClass + "') {"
+                + " f.submit(); return 'submitted'; } } return 'no such form'; })()"));
+    }
+
+    private static void show(HeadlessChromium chromium, String url, String expected) throws Exception {
+        chromium.open(url);
+        awaitText(chromium, expected);
+    }
+
+    private static void awaitText(HeadlessChromium chromium, String expected) throws Exception {
+        try {
+            Await.until("the page shows '" + expected + "'", PATIENCE, () -> text(chromium).contains(expected));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the page: " + text(chromium), e);
+        }
+    }
+
+    private static String text(HeadlessChromium chromium) throws Exception {
+        return chromium.evaluate("location.href + '\\n' + (document.body ? document.body.innerText : '')");
+    }
+
+    /** The deployment's address on the address Micro listens on (see LivePageIT#app). */
+    private String app() {
+        return deployed.getProtocol() + "://" + System.getProperty("it.micro.bind.address", "127.0.0.1") + ":"
+                + deployed.getPort() + deployed.getPath();
+    }
+
+    private static String basic(String user) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private HttpResponse<String> get(String path, String user) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(app() + path)).timeout(Duration.ofSeconds(30));
+        if (user != null) {
+            b.header("Authorization", basic(user));
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(app() + path)).header("Authorization", basic(ADMIN))
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(PATIENCE).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** What the tables show, by the servlet in the server: each name's values. */
+    private Map<String, List<String>> tables() throws Exception {
+        HttpResponse<String> r = get("seed", ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        Map<String, List<String>> values = new HashMap<>();
+        for (String line : r.body().split("\n")) {
+            int eq = line.indexOf('=');
+            values.computeIfAbsent(line.substring(0, eq), k -> new ArrayList<>()).add(line.substring(eq + 1));
+        }
+        values.putIfAbsent("audit", List.of());
+        return values;
+    }
+}
