@@ -3,11 +3,13 @@
 # embedded H2 database, places a demo load of orders, shows progress while the message-driven
 # beans process them (the orders queue; the ledger, in order per customer, and the large-order desk,
 # both subscribed to the order events' topic), prints a summary line, then keeps serving until Ctrl-C.
-# The live page it names (/sample/live.html) charts the queue's figures every second meanwhile.
+# The live page it names (/sample/live.html) charts the queue's figures every second meanwhile; the
+# dead-letter console (/sqlqueue-console/) shows the invalid orders' dead letters and requeues or deletes them.
 #
 #   ./run-sample.sh [COUNT]        COUNT orders (default 10000, placed 1000 per request), 3 of them invalid
 #
-# Environment: SAMPLE_PORT (8080), SAMPLE_INVALID (3), SAMPLE_EXIT=1 to stop after the summary;
+# Environment: SAMPLE_PORT (8080), SAMPLE_INVALID (3), SAMPLE_EXIT=1 to stop after the summary,
+# SAMPLE_CONSOLE_PASSWORD for the dead-letter console's user sample-admin (else one is made);
 # SQLQUEUE_SAMPLE_URL / _USER / _PASSWORD / _DATASOURCE to use another database, e.g.
 #   SQLQUEUE_SAMPLE_URL=jdbc:postgresql://127.0.0.1:5432/shop SQLQUEUE_SAMPLE_USER=shop \
 #   SQLQUEUE_SAMPLE_PASSWORD=secret SQLQUEUE_SAMPLE_DATASOURCE=org.postgresql.ds.PGSimpleDataSource ./run-sample.sh
@@ -33,7 +35,7 @@ maven() {
   mvn -B -q "$@" > "$run/build.log" 2>&1 || { tail -30 "$run/build.log"; echo "failed: mvn $*; see $run/build.log"; exit 1; }
 }
 echo "building the adapter and the sample ..."
-maven -DskipTests package -pl adapter,ejb-sample -am  # into target/ only, nothing installed
+maven -DskipTests package -pl adapter,ejb-sample,console -am  # into target/ only, nothing installed
 if [ ! -f "$run/payara-micro.jar" ]; then
   echo "fetching Payara Micro $micro_version ..."
   maven org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
@@ -51,8 +53,18 @@ cp adapter/target/sqlqueue-adapter.rar "$run/sqlqueue-adapter.rar"
 cp "$(ls ejb-sample/target/sqlqueue-ejb-sample-*.war | grep -v -- -ear.war)" "$run/sample.war"
 printf 'set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1\n' \
   > "$run/preboot.asadmin"
+cp console/target/sqlqueue-console.war "$run/sqlqueue-console.war"
+# The dead-letter console's user, in the file realm's group sqlqueue-admin; its password (made once,
+# or SAMPLE_CONSOLE_PASSWORD) stays in a file only its owner reads.
+console_password_file="$run/console.password"
+if [ -n "${SAMPLE_CONSOLE_PASSWORD:-}" ] || [ ! -s "$console_password_file" ]; then
+  (umask 077; printf '%s\n' "${SAMPLE_CONSOLE_PASSWORD:-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}" > "$console_password_file")
+fi
+(umask 077; printf 'AS_ADMIN_USERPASSWORD=%s\n' "$(cat "$console_password_file")" > "$run/console-user.asadmin-password")
 # The adapter first: a WAR deployed before the .rar never activates its message-driven bean.
-printf 'deploy %s\ndeploy %s\n' "$PWD/$run/sqlqueue-adapter.rar" "$PWD/$run/sample.war" > "$run/postboot.asadmin"
+printf 'deploy %s\ndeploy %s\ncreate-file-user --groups sqlqueue-admin --passwordfile %s sample-admin\ndeploy %s\n' \
+  "$PWD/$run/sqlqueue-adapter.rar" "$PWD/$run/sample.war" "$PWD/$run/console-user.asadmin-password" \
+  "$PWD/$run/sqlqueue-console.war" > "$run/postboot.asadmin"
 
 echo "starting Payara Micro on 127.0.0.1:$port (log: $run/micro.log) ..."
 java -Xmx1g -XX:TieredStopAtLevel=1 -Djava.io.tmpdir="$PWD/$run/tmp" -jar "$run/payara-micro.jar" \
@@ -72,6 +84,7 @@ for _ in $(seq 1 120); do
 done
 status | grep -q '"sent"' || { echo "the sample did not come up; see $run/micro.log"; exit 1; }
 echo "live page: $live (open it now to watch the orders go through)"
+echo "dead-letter console: http://127.0.0.1:$port/sqlqueue-console/ (user sample-admin, password in $console_password_file)"
 
 before=$(status)
 start=$(date +%s%N)
