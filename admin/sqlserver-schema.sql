@@ -173,6 +173,25 @@ IF OBJECT_ID(N'[$(Schema)].[sqlqueue_subscriptions]', N'U') IS NULL
     );
 GO
 
+-- The dead-letter console's audit trail (docs/operations.md#dead-letter-console): one table per
+-- schema, whatever the queue; each requeue, delete or edit the console makes writes a row in the
+-- change's own transaction.
+IF OBJECT_ID(N'[$(Schema)].[sqlqueue_audit]', N'U') IS NULL BEGIN
+    CREATE TABLE [$(Schema)].[sqlqueue_audit] (
+        id BIGINT IDENTITY(1,1) NOT NULL,
+        acted_at DATETIME2(7) NOT NULL CONSTRAINT [sqlqueue_audit_acted_at_df] DEFAULT SYSUTCDATETIME(),
+        actor NVARCHAR(200) NOT NULL,
+        operation VARCHAR(20) NOT NULL,
+        queue_name NVARCHAR(300) NOT NULL,
+        message_count INT NOT NULL,
+        message_ids NVARCHAR(2000) NULL,
+        last_error NVARCHAR(2000) NULL,
+        error_class NVARCHAR(255) NULL,
+        CONSTRAINT [sqlqueue_audit_pk] PRIMARY KEY NONCLUSTERED (id));
+    CREATE CLUSTERED INDEX [sqlqueue_audit_at] ON [$(Schema)].[sqlqueue_audit] (acted_at);
+END;
+GO
+
 -- What the application needs at run time: rows in and rows out. It creates nothing: with these
 -- tables in place, the adapter's start-up statements find them and change nothing.
 IF DATABASE_PRINCIPAL_ID(N'$(AppRole)') IS NULL
@@ -182,6 +201,7 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[$(Queue)] TO [$(AppRole)];
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[$(Queue)_dlq] TO [$(AppRole)];
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[$(Queue)_journal] TO [$(AppRole)];
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[sqlqueue_subscriptions] TO [$(AppRole)];
+GRANT SELECT, INSERT ON [$(Schema)].[sqlqueue_audit] TO [$(AppRole)];
 GO
 -- And the catalog of its tables: when it starts, the adapter reads their triggers, defaults and
 -- indexes (sys.triggers, sys.default_constraints, sys.index_columns), which SQL Server shows only

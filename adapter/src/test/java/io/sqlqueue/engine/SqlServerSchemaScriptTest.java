@@ -72,7 +72,7 @@ class SqlServerSchemaScriptTest {
             }
             for (String schema : new String[] {scriptedSchema, ownSchema}) {
                 for (String table : new String[] {scripted, scripted + "_dlq", scripted + "_journal",
-                        Topic.SUBSCRIPTIONS}) {
+                        Topic.SUBSCRIPTIONS, AuditTrail.TABLE}) {
                     String t = schema + "." + table;
                     s.execute("IF OBJECT_ID(N'" + t + "', N'U') IS NOT NULL DROP TABLE " + t);
                 }
@@ -87,6 +87,8 @@ class SqlServerSchemaScriptTest {
             s.execute("IF DATABASE_PRINCIPAL_ID(N'" + role + "') IS NOT NULL AND OBJECT_ID(N'dbo." + Topic.SUBSCRIPTIONS
                     + "', N'U') IS NOT NULL REVOKE SELECT, INSERT, UPDATE, DELETE ON dbo." + Topic.SUBSCRIPTIONS
                     + " FROM " + role);
+            s.execute("IF DATABASE_PRINCIPAL_ID(N'" + role + "') IS NOT NULL AND OBJECT_ID(N'dbo." + AuditTrail.TABLE
+                    + "', N'U') IS NOT NULL REVOKE SELECT, INSERT ON dbo." + AuditTrail.TABLE + " FROM " + role);
             s.execute("IF DATABASE_PRINCIPAL_ID(N'" + role + "') IS NOT NULL DROP ROLE " + role);
         } finally {
             connection.close();
@@ -326,6 +328,20 @@ class SqlServerSchemaScriptTest {
         List<String> expected = catalogOf(ownSchema + "." + Topic.SUBSCRIPTIONS);
         assertFalse(expected.isEmpty(), "the adapter's subscriptions table is in the catalog");
         assertEquals(expected, catalogOf(scriptedSchema + "." + Topic.SUBSCRIPTIONS));
+    }
+
+    @Test
+    void theScriptMakesTheAuditTableTheAdapterMakes() throws Exception {
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE SCHEMA " + scriptedSchema);
+            s.execute("CREATE SCHEMA " + ownSchema);
+        }
+        runScript(scriptedSchema);
+        runScript(scriptedSchema);
+        new AuditTrail(QueueTable.open(connection, ownSchema + ".q")).createIfMissing(connection);
+        List<String> expected = catalogOf(ownSchema + "." + AuditTrail.TABLE);
+        assertFalse(expected.isEmpty(), "the adapter's audit table is in the catalog");
+        assertEquals(expected, catalogOf(scriptedSchema + "." + AuditTrail.TABLE));
     }
 
     @Test
