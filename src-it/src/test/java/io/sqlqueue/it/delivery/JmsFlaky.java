@@ -7,9 +7,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
@@ -35,19 +32,13 @@ public class JmsFlaky implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO deliveries (queue_name, message_id, body, attempt, batch_size) VALUES (?, ?, ?, ?, 1)")) {
-            String id = message.getJMSMessageID();
+        try {
             String text = ((TextMessage) message).getText();
-            ps.setString(1, "jms_q");
-            ps.setLong(2, Long.parseLong(id.substring(id.lastIndexOf(':') + 1)));
-            ps.setString(3, text + "/" + message.getJMSRedelivered());
-            ps.setInt(4, message.getIntProperty("JMSXDeliveryCount"));
-            ps.executeUpdate();
+            JmsRecord.record(ds, "jms_q", message, text + "/" + message.getJMSRedelivered());
             if (text.startsWith("flaky") && !message.getJMSRedelivered()) {
                 throw new IllegalStateException("fails on its first delivery");
             }
-        } catch (SQLException | JMSException e) {
+        } catch (JMSException e) {
             throw new IllegalStateException(e);
         }
     }
