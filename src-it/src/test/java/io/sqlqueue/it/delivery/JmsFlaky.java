@@ -13,12 +13,12 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * {@link Flaky} as a Jakarta Messaging bean: records each delivery of a TextMessage (its id from
- * {@code JMSMessageID}, its attempt from {@code JMSXDeliveryCount}, and {@code JMSRedelivered} after
- * its text) in the delivery's transaction, and fails the first delivery of every message whose text
- * starts with "flaky". Bound to the adapter on Payara by the glassfish-ejb-jar.xml {@link DeliveryIT}
- * adds (a server binds a MessageListener bean to its own JMS adapter otherwise), on WildFly by the
- * archive's jboss-ejb3.xml.
+ * {@link Flaky} as a Jakarta Messaging bean: records each delivery of a TextMessage (its queue and id
+ * from {@code JMSMessageID}, its attempt from {@code JMSXDeliveryCount}, and {@code JMSRedelivered}
+ * after its text) in the delivery's transaction, and fails the first delivery of every message whose
+ * text starts with "flaky". Bound to the adapter on Payara by the glassfish-ejb-jar.xml
+ * {@link DeliveryIT} adds (a server binds a MessageListener bean to its own JMS adapter otherwise),
+ * on WildFly by the archive's jboss-ejb3.xml.
  */
 @MessageDriven(activationConfig = {
     @ActivationConfigProperty(propertyName = "queue", propertyValue = "jms_q"),
@@ -39,7 +39,7 @@ public class JmsFlaky implements MessageListener {
                 "INSERT INTO deliveries (queue_name, message_id, body, attempt, batch_size) VALUES (?, ?, ?, ?, 1)")) {
             String id = message.getJMSMessageID();
             String text = ((TextMessage) message).getText();
-            ps.setString(1, "jms_q");
+            ps.setString(1, id.substring("ID:".length(), id.lastIndexOf(':'))); // the queue it came from
             ps.setLong(2, Long.parseLong(id.substring(id.lastIndexOf(':') + 1)));
             ps.setString(3, text + "/" + message.getJMSRedelivered());
             ps.setInt(4, message.getIntProperty("JMSXDeliveryCount"));

@@ -42,6 +42,20 @@ public final class WebXml {
         return this;
     }
 
+    /**
+     * An administered object of the adapter at {@code jndiName}: {@code type} is its interface
+     * (e.g. jakarta.jms.Queue), {@code implementation} the adapter's class, with its {@code name}.
+     */
+    public WebXml administeredObject(String jndiName, Class<?> type, String implementation, String name) {
+        resources.append("<administered-object><name>").append(jndiName).append("</name>")
+                .append("<interface-name>").append(type.getName()).append("</interface-name>")
+                .append("<class-name>").append(implementation).append("</class-name>")
+                .append("<resource-adapter>").append(resourceAdapter).append("</resource-adapter>")
+                .append("<property><name>name</name><value>").append(xml(name)).append("</value></property>")
+                .append("</administered-object>");
+        return this;
+    }
+
     /** Adds this web.xml to the WAR. */
     public WebArchive addTo(WebArchive war) {
         return war.addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
