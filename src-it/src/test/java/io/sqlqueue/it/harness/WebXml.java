@@ -31,8 +31,15 @@ public final class WebXml {
      */
     public WebXml connectionFactory(String jndiName, String transactionSupport, int maxPoolSize,
             Map<String, String> properties) {
+        return connectionFactory(jndiName, "io.sqlqueue.api.QueueConnectionFactory", transactionSupport, maxPoolSize,
+                properties);
+    }
+
+    /** A connection factory of the adapter's definition for {@code interfaceName}, e.g. jakarta.jms.ConnectionFactory. */
+    public WebXml connectionFactory(String jndiName, String interfaceName, String transactionSupport, int maxPoolSize,
+            Map<String, String> properties) {
         resources.append("<connection-factory><name>").append(jndiName).append("</name>")
-                .append("<interface-name>io.sqlqueue.api.QueueConnectionFactory</interface-name>")
+                .append("<interface-name>").append(interfaceName).append("</interface-name>")
                 .append("<resource-adapter>").append(resourceAdapter).append("</resource-adapter>")
                 .append("<max-pool-size>").append(maxPoolSize).append("</max-pool-size>")
                 .append("<transaction-support>").append(transactionSupport).append("</transaction-support>");
