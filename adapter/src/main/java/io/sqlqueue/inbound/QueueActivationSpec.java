@@ -191,9 +191,19 @@ public class QueueActivationSpec implements ActivationSpec {
             + " consumed through topic and subscriptionName, so jakarta.jms.Topic is refused.")
     private String destinationType = "";
 
-    @ConfigProperty(description = "JMS compatibility: refused when set (no administered objects yet): name the"
-            + " table with queue, or topic and subscriptionName.")
+    @ConfigProperty(description = "JMS compatibility: the JNDI name of a Queue or Topic administered object of this"
+            + " adapter (io.sqlqueue.jms.JmsQueue, JmsTopic), looked up at activation: its queue is consumed, or"
+            + " with a Topic the durable subscription subscriptionName of it. A java:global/ or server-wide name"
+            + " (see docs/semantics.md, JMS lookups). Empty: queue or topic names it.")
     private String destinationLookup = "";
+
+    @ConfigProperty(description = "JMS compatibility: empty, or the JNDI name of a connection factory of this"
+            + " adapter (checked at activation, then unused): the bean's database is dataSourceJndiName or jdbcUrl.")
+    private String connectionFactoryLookup = "";
+
+    /** What destinationLookup named when it was last found, kept for a validation where JNDI shows less. */
+    private transient String lookedUp;
+    private transient JmsLookups.Destination lookedUpDestination;
 
     @ConfigProperty(description = "JMS compatibility: a JMS message selector on the headers (as properties) and the"
             + " JMS header fields. On a queue the bean receives only the messages it selects, the others staying"
@@ -274,16 +284,27 @@ public class QueueActivationSpec implements ActivationSpec {
      */
     private void jmsCompatibility() throws InvalidPropertyException {
         if (!destinationLookup.isEmpty()) {
-            throw invalid("destinationLookup", "is not supported yet (no administered Queue or Topic objects):"
-                    + " name the table with queue (or topic and subscriptionName) instead, was '"
-                    + destinationLookup + "'");
+            destinationFromLookup();
+        }
+        if (!connectionFactoryLookup.isEmpty()) {
+            JmsLookups.connectionFactory(connectionFactoryLookup);
         }
         switch (destinationType) {
-            case "", "jakarta.jms.Queue", "javax.jms.Queue" -> { }
-            case "jakarta.jms.Topic", "javax.jms.Topic" -> throw invalid("destinationType", "jakarta.jms.Topic is"
-                    + " not how a topic is consumed here: set topic and subscriptionName (a durable subscription)"
-                    + " and leave destinationType empty or jakarta.jms.Queue");
-            default -> throw invalid("destinationType", "must be jakarta.jms.Queue or empty, was '"
+            case "" -> { }
+            case "jakarta.jms.Queue", "javax.jms.Queue" -> {
+                if (lookedUpDestination != null && !lookedUpDestination.topic().isEmpty()) {
+                    throw invalid("destinationType", destinationType + " does not match destinationLookup '"
+                            + destinationLookup + "', a Topic: set jakarta.jms.Topic or leave it empty");
+                }
+            }
+            case "jakarta.jms.Topic", "javax.jms.Topic" -> {
+                if (topic.isEmpty()) {
+                    throw invalid("destinationType", destinationType + " needs a topic: set topic and"
+                            + " subscriptionName (a durable subscription), or destinationLookup naming a Topic of"
+                            + " this adapter, and subscriptionName");
+                }
+            }
+            default -> throw invalid("destinationType", "must be jakarta.jms.Queue, jakarta.jms.Topic or empty, was '"
                     + destinationType + "'");
         }
         if (!acknowledgeMode.isEmpty() && !AUTO_ACKNOWLEDGE.equalsIgnoreCase(acknowledgeMode)
@@ -313,6 +334,35 @@ public class QueueActivationSpec implements ActivationSpec {
         if (maxSession != null) {
             range("maxSession", maxSession, 1, 256);
             maxConcurrency = maxSession;
+        }
+    }
+
+    /**
+     * Takes the queue, or the topic, from the administered object destinationLookup names. Found
+     * once per name: a later validation (the server's, then the activation's) may run on a thread
+     * that no longer sees the application's JNDI names.
+     */
+    private void destinationFromLookup() throws InvalidPropertyException {
+        if (!destinationLookup.equals(lookedUp)) {
+            lookedUpDestination = JmsLookups.destination(destinationLookup);
+            lookedUp = destinationLookup;
+        }
+        String named = lookedUpDestination.queue();
+        if (!named.isEmpty()) {
+            if (queue == null || queue.isBlank()) {
+                queue = named;
+            } else if (!queue.equals(named)) {
+                throw invalid("destinationLookup", "'" + destinationLookup + "' names the queue '" + named
+                        + "', queue names '" + queue + "': set one of them");
+            }
+            return;
+        }
+        named = lookedUpDestination.topic();
+        if (topic.isEmpty()) {
+            topic = named;
+        } else if (!topic.equals(named)) {
+            throw invalid("destinationLookup", "'" + destinationLookup + "' names the topic '" + named
+                    + "', topic names '" + topic + "': set one of them");
         }
     }
 
@@ -691,6 +741,14 @@ public class QueueActivationSpec implements ActivationSpec {
 
     public void setDestinationLookup(String destinationLookup) {
         this.destinationLookup = destinationLookup == null ? "" : destinationLookup.trim();
+    }
+
+    public String getConnectionFactoryLookup() {
+        return connectionFactoryLookup;
+    }
+
+    public void setConnectionFactoryLookup(String connectionFactoryLookup) {
+        this.connectionFactoryLookup = connectionFactoryLookup == null ? "" : connectionFactoryLookup.trim();
     }
 
     public String getMessageSelector() {

@@ -221,14 +221,11 @@ class QueueActivationSpecTest {
     void theJmsPropertiesThatMeanNothingHereAreRefusedNamingWhatToSet() {
         assertEquals("activation property destination names another queue than queue ('invoices' and 'orders'):"
                 + " set one of them", problem(s -> s.setDestination("invoices")));
-        assertEquals("activation property destinationType jakarta.jms.Topic is not how a topic is consumed here:"
-                + " set topic and subscriptionName (a durable subscription) and leave destinationType empty or"
-                + " jakarta.jms.Queue", problem(s -> s.setDestinationType("jakarta.jms.Topic")));
-        assertEquals("activation property destinationType must be jakarta.jms.Queue or empty, was 'Queue'",
-                problem(s -> s.setDestinationType("Queue")));
-        assertEquals("activation property destinationLookup is not supported yet (no administered Queue or Topic"
-                + " objects): name the table with queue (or topic and subscriptionName) instead, was 'jms/orders'",
-                problem(s -> s.setDestinationLookup("jms/orders")));
+        assertEquals("activation property destinationType jakarta.jms.Topic needs a topic: set topic and"
+                + " subscriptionName (a durable subscription), or destinationLookup naming a Topic of this adapter,"
+                + " and subscriptionName", problem(s -> s.setDestinationType("jakarta.jms.Topic")));
+        assertEquals("activation property destinationType must be jakarta.jms.Queue, jakarta.jms.Topic or empty,"
+                + " was 'Queue'", problem(s -> s.setDestinationType("Queue")));
         assertEquals("activation property acknowledgeMode must be Auto-acknowledge, Dups-ok-acknowledge or empty,"
                 + " was 'Client-acknowledge'", problem(s -> s.setAcknowledgeMode("Client-acknowledge")));
         assertTrue(problem(s -> {
@@ -241,5 +238,107 @@ class QueueActivationSpecTest {
         assertEquals("activation property subscriptionDurability must be Durable, NonDurable or empty, was 'yes'",
                 problem(s -> s.setSubscriptionDurability("yes")));
         assertEquals("activation property maxSession must be between 1 and 256, was 0", problem(s -> s.setMaxSession(0)));
+    }
+
+    /**
+     * destinationLookup takes the queue, or the topic, from this adapter's administered object; a
+     * name bound to nothing or to another provider's destination is refused naming the property and
+     * the name. What was found is kept for a later validation on a thread where JNDI shows less.
+     */
+    @Test
+    void destinationLookupTakesTheQueueOrTopicFromThisAdaptersAdministeredObject() throws Exception {
+        TestNaming.install();
+        TestNaming.bind("java:global/jms/invoices", new io.sqlqueue.jms.JmsQueue("invoices"));
+        TestNaming.bind("java:global/jms/prices", new io.sqlqueue.jms.JmsTopic("prices"));
+        TestNaming.bind("java:global/jms/foreign", new ForeignQueue());
+        try {
+            QueueActivationSpec onQueue = spec(x -> {
+                x.setQueue(null);
+                x.setDestinationLookup("java:global/jms/invoices");
+                x.setDestinationType("jakarta.jms.Queue");
+            });
+            onQueue.validate();
+            assertEquals("invoices", onQueue.getQueue(), "the Queue's table");
+            TestNaming.unbind("java:global/jms/invoices");
+            assertDoesNotThrow(onQueue::validate, "validated again where the name is not visible: kept");
+
+            QueueActivationSpec onTopic = spec(x -> {
+                x.setQueue(null);
+                x.setDestinationLookup("java:global/jms/prices");
+                x.setDestinationType("jakarta.jms.Topic");
+                x.setSubscriptionDurability("Durable");
+                x.setSubscriptionName("shop");
+            });
+            onTopic.validate();
+            assertTrue(onTopic.subscribes(), "a Topic is consumed through a durable subscription");
+            assertEquals("prices_shop", onTopic.getQueue(), "the subscription's queue");
+
+            assertEquals("activation property destinationLookup 'java:app/jms/missing' names nothing in JNDI (yet):"
+                    + " java:app/jms/missing is not bound (the adapter looks it up at activation: name the object by a"
+                    + " java:global/ or server-wide JNDI name where the application's java:app/ names are not"
+                    + " visible)", problem(x -> x.setDestinationLookup("java:app/jms/missing")));
+            assertEquals("activation property destinationLookup 'java:global/jms/foreign' names a "
+                    + ForeignQueue.class.getName() + ", not a Queue or Topic of this adapter"
+                    + " (io.sqlqueue.jms.JmsQueue or io.sqlqueue.jms.JmsTopic): define the administered object with"
+                    + " this adapter's class, or name the table with queue (or topic and subscriptionName)",
+                    problem(x -> x.setDestinationLookup("java:global/jms/foreign")));
+            TestNaming.bind("java:global/jms/invoices", new io.sqlqueue.jms.JmsQueue("invoices"));
+            assertEquals("activation property destinationLookup 'java:global/jms/invoices' names the queue 'invoices',"
+                    + " queue names 'orders': set one of them", problem(x -> x.setDestinationLookup(
+                            "java:global/jms/invoices")));
+            assertEquals("activation property subscriptionName is required with topic: the durable subscription's"
+                    + " name", problem(x -> {
+                        x.setQueue(null);
+                        x.setDestinationLookup("java:global/jms/prices");
+                    }));
+            assertEquals("activation property destinationType jakarta.jms.Queue does not match destinationLookup"
+                    + " 'java:global/jms/prices', a Topic: set jakarta.jms.Topic or leave it empty", problem(x -> {
+                        x.setQueue(null);
+                        x.setSubscriptionName("shop");
+                        x.setDestinationLookup("java:global/jms/prices");
+                        x.setDestinationType("jakarta.jms.Queue");
+                    }));
+            assertEquals("activation property destinationLookup 'java:global/jms/unnamed': this Queue administered"
+                    + " object has no name: set its name property to the queue table (e.g. orders or sales.orders)",
+                    problem(x -> {
+                        TestNaming.bind("java:global/jms/unnamed", new io.sqlqueue.jms.JmsQueue());
+                        x.setDestinationLookup("java:global/jms/unnamed");
+                    }));
+        } finally {
+            for (String name : new String[] {"invoices", "prices", "foreign", "unnamed"}) {
+                TestNaming.unbind("java:global/jms/" + name);
+            }
+        }
+    }
+
+    /**
+     * connectionFactoryLookup is accepted empty or naming this adapter's connection factory (and
+     * then only checked); another provider's factory, or nothing, is refused.
+     */
+    @Test
+    void connectionFactoryLookupMustNameThisAdaptersFactory() throws Exception {
+        TestNaming.install();
+        TestNaming.bind("java:global/jms/ours", new io.sqlqueue.outbound.jms.JmsConnectionFactory(null, null));
+        TestNaming.bind("java:global/jms/theirs", new ForeignQueue());
+        try {
+            assertDoesNotThrow(() -> spec(x -> x.setConnectionFactoryLookup("java:global/jms/ours")).validate());
+            assertEquals("activation property connectionFactoryLookup 'java:global/jms/theirs' names a "
+                    + ForeignQueue.class.getName() + ", not a connection factory of this adapter: leave it empty (the"
+                    + " bean's database is dataSourceJndiName or jdbcUrl) or name this adapter's connection factory",
+                    problem(x -> x.setConnectionFactoryLookup("java:global/jms/theirs")));
+            assertTrue(problem(x -> x.setConnectionFactoryLookup("jms/none")).startsWith(
+                    "activation property connectionFactoryLookup 'jms/none' names nothing in JNDI (yet)"));
+        } finally {
+            TestNaming.unbind("java:global/jms/ours");
+            TestNaming.unbind("java:global/jms/theirs");
+        }
+    }
+
+    /** Another JMS provider's queue, as a server's own broker binds it. */
+    private static final class ForeignQueue implements jakarta.jms.Queue {
+        @Override
+        public String getQueueName() {
+            return "orders";
+        }
     }
 }

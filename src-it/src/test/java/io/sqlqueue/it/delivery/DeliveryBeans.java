@@ -15,6 +15,8 @@ import javax.sql.DataSource;
 final class DeliveryBeans {
 
     static final String DS = "java:global/jdbc/delivery";
+    /** The Queue administered object of {@link JmsLooked}'s destinationLookup, for the table lookup_q. */
+    static final String LOOKUP_QUEUE = "java:app/jms/lookupQueue";
 
     private DeliveryBeans() {
     }

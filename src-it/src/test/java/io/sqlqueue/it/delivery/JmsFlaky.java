@@ -10,12 +10,12 @@ import jakarta.jms.TextMessage;
 import javax.sql.DataSource;
 
 /**
- * {@link Flaky} as a Jakarta Messaging bean: records each delivery of a TextMessage (its id from
- * {@code JMSMessageID}, its attempt from {@code JMSXDeliveryCount}, and {@code JMSRedelivered} after
- * its text) in the delivery's transaction, and fails the first delivery of every message whose text
- * starts with "flaky". Bound to the adapter on Payara by the glassfish-ejb-jar.xml {@link DeliveryIT}
- * adds (a server binds a MessageListener bean to its own JMS adapter otherwise), on WildFly by the
- * archive's jboss-ejb3.xml.
+ * {@link Flaky} as a Jakarta Messaging bean: records each delivery of a TextMessage (its queue and id
+ * from {@code JMSMessageID}, its attempt from {@code JMSXDeliveryCount}, and {@code JMSRedelivered}
+ * after its text) in the delivery's transaction, and fails the first delivery of every message whose
+ * text starts with "flaky". Bound to the adapter on Payara by the glassfish-ejb-jar.xml
+ * {@link DeliveryIT} adds (a server binds a MessageListener bean to its own JMS adapter otherwise),
+ * on WildFly by the archive's jboss-ejb3.xml.
  */
 @MessageDriven(activationConfig = {
     @ActivationConfigProperty(propertyName = "queue", propertyValue = "jms_q"),
@@ -34,7 +34,7 @@ public class JmsFlaky implements MessageListener {
     public void onMessage(Message message) {
         try {
             String text = ((TextMessage) message).getText();
-            JmsRecord.record(ds, "jms_q", message, text + "/" + message.getJMSRedelivered());
+            JmsRecord.record(ds, JmsRecord.queueOf(message), message, text + "/" + message.getJMSRedelivered());
             if (text.startsWith("flaky") && !message.getJMSRedelivered()) {
                 throw new IllegalStateException("fails on its first delivery");
             }

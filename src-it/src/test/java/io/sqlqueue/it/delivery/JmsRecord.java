@@ -13,6 +13,12 @@ final class JmsRecord {
     private JmsRecord() {
     }
 
+    /** The queue a message came from, as its {@code JMSMessageID} ({@code ID:<queue>:<id>}) names it. */
+    static String queueOf(Message message) throws JMSException {
+        String id = message.getJMSMessageID();
+        return id.substring("ID:".length(), id.lastIndexOf(':'));
+    }
+
     static void record(DataSource ds, String queue, Message message, String body) {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO deliveries (queue_name, message_id, body, attempt, batch_size) VALUES (?, ?, ?, ?, 1)")) {

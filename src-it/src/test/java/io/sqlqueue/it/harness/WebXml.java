@@ -31,8 +31,15 @@ public final class WebXml {
      */
     public WebXml connectionFactory(String jndiName, String transactionSupport, int maxPoolSize,
             Map<String, String> properties) {
+        return connectionFactory(jndiName, "io.sqlqueue.api.QueueConnectionFactory", transactionSupport, maxPoolSize,
+                properties);
+    }
+
+    /** A connection factory of the adapter's definition for {@code interfaceName}, e.g. jakarta.jms.ConnectionFactory. */
+    public WebXml connectionFactory(String jndiName, String interfaceName, String transactionSupport, int maxPoolSize,
+            Map<String, String> properties) {
         resources.append("<connection-factory><name>").append(jndiName).append("</name>")
-                .append("<interface-name>io.sqlqueue.api.QueueConnectionFactory</interface-name>")
+                .append("<interface-name>").append(interfaceName).append("</interface-name>")
                 .append("<resource-adapter>").append(resourceAdapter).append("</resource-adapter>")
                 .append("<max-pool-size>").append(maxPoolSize).append("</max-pool-size>")
                 .append("<transaction-support>").append(transactionSupport).append("</transaction-support>");
@@ -49,6 +56,20 @@ public final class WebXml {
     public WebXml including(String webXml) {
         int start = webXml.indexOf('>', webXml.indexOf("<web-app")) + 1;
         resources.append(webXml, start, webXml.lastIndexOf("</web-app>"));
+        return this;
+    }
+
+    /**
+     * An administered object of the adapter at {@code jndiName}: {@code type} is its interface
+     * (e.g. jakarta.jms.Queue), {@code implementation} the adapter's class, with its {@code name}.
+     */
+    public WebXml administeredObject(String jndiName, Class<?> type, String implementation, String name) {
+        resources.append("<administered-object><name>").append(jndiName).append("</name>")
+                .append("<interface-name>").append(type.getName()).append("</interface-name>")
+                .append("<class-name>").append(implementation).append("</class-name>")
+                .append("<resource-adapter>").append(resourceAdapter).append("</resource-adapter>")
+                .append("<property><name>name</name><value>").append(xml(name)).append("</value></property>")
+                .append("</administered-object>");
         return this;
     }
 
