@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 /**
  * The operators' changes to dead letters, the table {@value #TABLE} in the queue's schema (one for
- * all the queues of a schema, as the topics' subscriptions table): each requeue and delete that
+ * all the queues of a schema, as the topics' subscriptions table): each requeue, delete and edit that
  * {@link DeadLetters} does for a named actor writes a row there in the transaction of the change
  * itself, so a row exists exactly when the change was committed. Columns: {@code id},
  * {@code acted_at} (the database clock), {@code actor}, {@code operation}, {@code queue_name},
