@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 /**
  * The operators' changes to dead letters, the table {@value #TABLE} in the queue's schema (one for
- * all the queues of a schema, as the topics' subscriptions table): each requeue and delete that
+ * all the queues of a schema, as the topics' subscriptions table): each requeue, delete and edit that
  * {@link DeadLetters} does for a named actor writes a row there in the transaction of the change
  * itself, so a row exists exactly when the change was committed. Columns: {@code id},
  * {@code acted_at} (the database clock), {@code actor}, {@code operation}, {@code queue_name},
@@ -30,6 +30,8 @@ public final class AuditTrail {
     public static final String REQUEUE = "requeue";
     /** The operation of a delete. */
     public static final String DELETE = "delete";
+    /** The operation of an edit: a dead letter requeued as a new message; its ids are "old -> new". */
+    public static final String EDIT = "edit";
     /** The longest actor name stored; a longer one is refused. */
     public static final int MAX_ACTOR_LENGTH = 200;
     /** The longest list of ids stored; a longer one is cut. */
@@ -104,6 +106,11 @@ public final class AuditTrail {
             list = list.substring(0, MAX_IDS_LENGTH - 1) + "…";
         }
         write(c, actor, operation, queue, count, list, null);
+    }
+
+    /** Writes the row of an edit: dead letter {@code oldId} requeued, changed, as message {@code newId}. */
+    void recordEdit(Connection c, String actor, String queue, long oldId, long newId) throws SQLException {
+        write(c, actor, EDIT, queue, 1, oldId + " -> " + newId, null);
     }
 
     /** Writes the row of a change to a group, in the caller's transaction. */

@@ -1,13 +1,17 @@
 package io.sqlqueue.engine;
 
+import io.sqlqueue.api.OutgoingMessage;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -315,6 +319,78 @@ public final class DeadLetters {
                     }
                 }),
                 deleted -> audit.recordGroup(c, actor, AuditTrail.DELETE, queue.toString(), deleted, reason));
+    }
+
+    /** The longest edited body {@link #requeueEdited} takes, in UTF-8 bytes: an operator's edit, not a bulk load. */
+    public static final int MAX_EDITED_BODY_BYTES = 1 << 20;
+
+    /**
+     * Requeues the dead letter {@code id} as a <b>new message</b> with an edited body and/or headers,
+     * and returns the new message's id; empty when there is no such dead letter (or another operator
+     * took it meanwhile), and then nothing is written. One transaction: the dead letter is deleted,
+     * the new message inserted and an {@link AuditTrail} row written (operation
+     * {@value AuditTrail#EDIT}, count 1, ids {@code "<old id> -> <new id>"}), all or nothing.
+     * Creates the audit table first where it is missing. Call it on a connection that is not part of
+     * another transaction; its auto-commit mode is restored.
+     *
+     * <p>The new message is ready at once, with attempts 0, a new {@code enqueued_at}, the original's
+     * priority and ordering key (so it stays in its key's order, behind what is queued), and <b>no
+     * dedup key</b>: the edit is a new message the operator chose to send, so a queued message with
+     * the old key must not swallow it (a send with a queued key writes nothing).
+     *
+     * <p>The original: the dead letter row is gone, its {@code id} is kept in the audit row beside the
+     * new one, and the journal ({@link CompletionJournal}), where the queue has one, keeps the rows
+     * its deliveries wrote ({@code dead_lettered} last); the edit writes no journal row, as it is not
+     * a delivery (and the journal's {@code outcome} CHECK of existing tables allows only delivery
+     * outcomes). Neither keeps the original body: read it ({@link #read}) before editing if it matters.
+     *
+     * @param newBody    the new body as text, stored as UTF-8, at most {@value #MAX_EDITED_BODY_BYTES}
+     *                   bytes; null keeps the original body's bytes (a headers-only edit, e.g. of a binary body)
+     * @param newHeaders the new headers, replacing all the original's (checked as by
+     *                   {@link OutgoingMessage.Builder#header}); null keeps the original's
+     * @throws IllegalArgumentException for a bad body, header or actor, before any SQL runs
+     */
+    public OptionalLong requeueEdited(Connection c, long id, String newBody, Map<String, String> newHeaders,
+            String actor) throws SQLException {
+        AuditTrail.checkedActor(actor);
+        byte[] body = newBody == null ? null : newBody.getBytes(StandardCharsets.UTF_8);
+        if (body != null && body.length > MAX_EDITED_BODY_BYTES) {
+            throw new IllegalArgumentException("the edited body must be at most " + MAX_EDITED_BODY_BYTES
+                    + " bytes in UTF-8, was " + body.length);
+        }
+        if (newHeaders != null) {
+            OutgoingMessage.bytes(new byte[0]).headers(newHeaders); // checks names and values before any SQL
+        }
+        long[] newId = {0};
+        audit.createIfMissing(c);
+        BatchedTransactions.run(c, 1, 1, "edit of dead letter " + id + " in " + table, size -> {
+            Optional<DeadLetterMessage> found = read(c, id);
+            if (found.isEmpty() || deleteOne(c, id) == 0) {
+                return 0;
+            }
+            DeadLetterMessage original = found.get();
+            OutgoingMessage.Builder edited = OutgoingMessage.bytes(body == null ? original.body() : body)
+                    .headers(newHeaders == null ? original.headerMap() : newHeaders)
+                    .priority(original.row().priority());
+            if (original.row().orderingKey() != null) {
+                edited.orderingKey(original.row().orderingKey());
+            }
+            newId[0] = QueueTable.insert(c, dialect, queue, sql.insert, edited.build());
+            audit.recordEdit(c, actor, queue.toString(), id, newId[0]);
+            return 1;
+        });
+        if (newId[0] == 0) {
+            return OptionalLong.empty();
+        }
+        LOG.log(Level.INFO, "{0} requeued dead letter {1} of {2}, edited, as message {3}",
+                new Object[] {actor, id, table, newId[0]});
+        return OptionalLong.of(newId[0]);
+    }
+
+    private int deleteOne(Connection c, long id) throws SQLException {
+        try (SqlTemplate.Bound b = browsing.deleteIds(1).prepare(c)) {
+            return b.setLongList("ids", List.of(id), 1).executeUpdate();
+        }
     }
 
     /** Writes the audit row of a batch that changed {@code count} dead letters, in its transaction. */

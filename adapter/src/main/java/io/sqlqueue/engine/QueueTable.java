@@ -262,6 +262,12 @@ public final class QueueTable {
 
     /** Runs an insert returning the new id, or 0 when it inserted nothing. */
     private long insert(Connection c, SqlTemplate insert, OutgoingMessage m) throws SQLException {
+        return insert(c, dialect, name, insert, m);
+    }
+
+    /** Runs one of {@code queue}'s inserts ({@link QueueSql}) returning the new id, or 0 when it inserted nothing. */
+    static long insert(Connection c, Dialect dialect, TableName queue, SqlTemplate insert, OutgoingMessage m)
+            throws SQLException {
         try (SqlTemplate.Bound b = insert.prepare(c)) {
             b.setInt("priority", m.priority())
                     .setMillis("delay", m.delay().toMillis())
@@ -274,7 +280,7 @@ public final class QueueTable {
                 return rs.next() ? rs.getLong(1) : 0;
             }
         } catch (SQLException e) {
-            throw dialect.explained(e, name);
+            throw dialect.explained(e, queue);
         }
     }
 

@@ -211,7 +211,7 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
 
     /**
      * The operators' changes to dead letters ({@link AuditTrail}), one row per committed change:
-     * who, when (the database clock), what ({@code requeue} or {@code delete}), on which queue, how
+     * who, when (the database clock), what ({@code requeue}, {@code delete}, {@code edit}), on which queue, how
      * many messages, and which: their ids for a selection, the reason and exception class for a
      * group. Clustered on {@code acted_at} where the database clusters, as rows are written at the end.
      */

@@ -6,6 +6,7 @@ import io.sqlqueue.engine.QueueStats;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.management.DeadLetterViews;
+import io.sqlqueue.management.HeaderLines;
 import io.sqlqueue.management.PlatformMBeans;
 import io.sqlqueue.management.QueueMXBean;
 import java.sql.Connection;
@@ -204,6 +205,15 @@ final class QueueMonitor implements QueueMXBean {
         int moved = withTable((c, table) -> table.deadLetters().requeue(c, group, actor));
         consumers.forEach(QueueActivation::wake);
         return moved;
+    }
+
+    @Override
+    public long requeueEditedDeadLetter(long id, String body, String headers, String actor) {
+        Map<String, String> headerMap = headers == null ? null : HeaderLines.parse(headers);
+        long newId = withTable((c, table) -> table.deadLetters().requeueEdited(c, id, body, headerMap, actor))
+                .orElse(0);
+        consumers.forEach(QueueActivation::wake);
+        return newId;
     }
 
     @Override

@@ -103,7 +103,7 @@ public final class DeadLetterViews {
 
     /**
      * A dead letter in full: the items of {@link Row}, then {@code headers} (the column's text as
-     * stored), {@code body} (bytes) and {@code history} (its journal rows, {@link Journal}).
+     * stored), {@code headerLines} ({@link HeaderLines}), {@code body} (bytes) and {@code history} (its journal rows, {@link Journal}).
      */
     public static final class Message extends Row {
         private final DeadLetterMessage message;
@@ -115,6 +115,11 @@ public final class DeadLetterViews {
 
         public String getHeaders() {
             return message.headers();
+        }
+
+        /** The headers as {@link HeaderLines} text, one {@code name=value} per line: what an edit form shows. */
+        public String getHeaderLines() {
+            return HeaderLines.format(message.headerMap());
         }
 
         public byte[] getBody() {

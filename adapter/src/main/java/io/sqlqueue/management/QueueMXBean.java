@@ -96,6 +96,19 @@ public interface QueueMXBean {
      */
     int requeueDeadLetterGroup(String reason, String errorClass, String actor);
 
+    /**
+     * Requeues dead letter {@code id} as a new message with an edited body and/or headers, deleting
+     * the dead letter and writing the audit row (operation {@code edit}, ids {@code "<old> -> <new>"})
+     * in one transaction. The new message keeps the original's priority and ordering key and has no
+     * dedup key; see {@code DeadLetters.requeueEdited}.
+     *
+     * @param body    the new text body (UTF-8), or null to keep the original's bytes
+     * @param headers the new headers as {@link HeaderLines} text ({@code name=value} per line),
+     *                replacing all the original's; null keeps them
+     * @return the new message's id, or 0 when the dead-letter table has no such id
+     */
+    long requeueEditedDeadLetter(long id, String body, String headers, String actor);
+
     /** Deletes the dead letters with these ids (1 to 500) and writes the audit row, in one transaction; returns how many. */
     int deleteSelectedDeadLetters(long[] ids, String actor);
 

@@ -274,6 +274,96 @@ abstract class DeadLetterConsoleContract {
     }
 
     @Test
+    void anEditedDeadLetterIsRequeuedAsANewMessageAndAudited() throws SQLException {
+        journal = new CompletionJournal(queue);
+        journal.createIfMissing(connection);
+        long id = deadLetter(BOOM, OutgoingMessage.text("old").header("type", "order").priority(4).dedupKey("k-1")
+                .orderingKey("customer-9").build());
+        Instant at = Instant.parse("2026-01-02T03:04:05Z");
+        journal.record(connection, new JournalEntry(id, at, at, at, 1, JournalEntry.Outcome.DEAD_LETTERED, "c-1"));
+
+        long newId = queue.deadLetters().requeueEdited(connection, id, "new ✓", Map.of("type", "order-v2", "fixed", "yes"),
+                "alice").orElseThrow();
+
+        assertTrue(newId != id, "a new message");
+        assertEquals(Set.of(), bodies(queue.deadLetterName()), "the dead letter is gone");
+        try (PreparedStatement ps = connection.prepareStatement("SELECT id, body, headers, priority, dedup_key,"
+                + " ordering_key, attempts FROM " + queue.dialect().qualified(queue.name()))) {
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(newId, rs.getLong(1));
+                assertEquals("new ✓", new String(rs.getBytes(2), StandardCharsets.UTF_8));
+                assertEquals(Map.of("type", "order-v2", "fixed", "yes"), HeadersJson.read(rs.getString(3)));
+                assertEquals(4, rs.getInt(4), "priority kept");
+                assertNull(rs.getString(5), "dedup key dropped");
+                assertEquals("customer-9", rs.getString(6), "ordering key kept");
+                assertEquals(0, rs.getInt(7));
+                assertTrue(!rs.next(), "one message");
+            }
+        }
+        assertEquals(List.of(java.util.Arrays.asList("edit", "alice", 1, id + " -> " + newId, null, null)), auditRows());
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM "
+                + queue.dialect().qualified(journal.name()) + " WHERE message_id = " + id + " AND outcome = 'dead_lettered'")) {
+            assertTrue(rs.next());
+            assertEquals(1, rs.getInt(1), "the original's journal row stays");
+        }
+        assertTrue(queue.deadLetters().requeueEdited(connection, id, "again", null, "alice").isEmpty(), "gone");
+        assertEquals(1, auditRows().size(), "nothing edited, nothing audited");
+        assertTrue(connection.getAutoCommit(), "auto-commit restored");
+    }
+
+    @Test
+    void aHeadersOnlyEditKeepsTheBodyBytes() throws SQLException {
+        byte[] body = {0, (byte) 0xfe, 7};
+        long id = deadLetter(BOOM, OutgoingMessage.bytes(body).header("a", "1").build());
+
+        long newId = queue.deadLetters().requeueEdited(connection, id, null, Map.of("a", "2"), "bob").orElseThrow();
+
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT body, headers FROM "
+                + queue.dialect().qualified(queue.name()) + " WHERE id = " + newId)) {
+            assertTrue(rs.next());
+            assertArrayEquals(body, rs.getBytes(1));
+            assertEquals(Map.of("a", "2"), HeadersJson.read(rs.getString(2)));
+        }
+    }
+
+    @Test
+    void anEditWhoseTransactionFailsLeavesTheDeadLetterAndWritesNothing() throws SQLException {
+        long id = deadLetter(BOOM, "a").get(0);
+        queue.deadLetters().auditTrail().createIfMissing(connection);
+        // the first commit is the audit table's creation (it exists: nothing to do), the second the edit's
+        CommitSpy spy = CommitSpy.failingCommit(connection, 2);
+
+        SQLException e = assertThrows(SQLException.class,
+                () -> queue.deadLetters().requeueEdited(spy.connection(), id, "b", null, "eve"));
+
+        assertTrue(e.getMessage().contains("simulated"), e.getMessage());
+        assertEquals(Set.of("a"), bodies(queue.deadLetterName()), "rolled back");
+        assertEquals(Set.of(), bodies(queue.name()), "no new message");
+        assertEquals(List.of(), auditRows());
+        assertTrue(connection.getAutoCommit(), "auto-commit restored");
+    }
+
+    @Test
+    void aBadEditIsRefusedBeforeAnySqlRunsAndWritesNothing() throws SQLException {
+        long id = deadLetter(BOOM, "a").get(0);
+        DeadLetters d = queue.deadLetters();
+        d.auditTrail().createIfMissing(connection);
+        String tooLong = "x".repeat(DeadLetters.MAX_EDITED_BODY_BYTES + 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> d.requeueEdited(connection, id, tooLong, null, "alice"));
+        assertTrue(e.getMessage().contains("body"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> d.requeueEdited(connection, id, "b", Map.of("", "v"), "alice"));
+        assertTrue(e.getMessage().contains("header name"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> d.requeueEdited(connection, id, "b", null, " "));
+
+        assertEquals(Set.of("a"), bodies(queue.deadLetterName()));
+        assertEquals(Set.of(), bodies(queue.name()));
+        assertEquals(List.of(), auditRows());
+    }
+
+    @Test
     void badArgumentsAreRefusedBeforeAnySqlRuns() {
         DeadLetters d = queue.deadLetters();
         List<Long> tooMany = LongStream.rangeClosed(1, DeadLetters.MAX_SELECTION + 1).boxed().toList();

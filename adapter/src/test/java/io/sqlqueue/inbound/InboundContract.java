@@ -1282,20 +1282,33 @@ abstract class InboundContract {
                 new Object[] {new long[] {ids.get(0), ids.get(1)}, "alice"}, idsSignature));
         await("the requeued two delivered", () -> committed.size() == 2);
         assertEquals(2, rows("dlq"));
+        assertEquals("n=3", server.invoke(bean, "deadLetter", new Object[] {ids.get(3)}, new String[] {"long"}) instanceof
+                CompositeData d ? d.get("headerLines") : null, "the headers as an edit form shows them");
+        String[] editSignature = {"long", String.class.getName(), String.class.getName(), String.class.getName()};
+        long edited = (Long) server.invoke(bean, "requeueEditedDeadLetter",
+                new Object[] {ids.get(3), "order 3 fixed", "n=3\nfixed=yes", "carol"}, editSignature);
+        assertTrue(edited > ids.get(3), "a new message: " + edited);
+        await("the edited message delivered", () -> committed.containsKey(edited));
+        assertEquals(1, rows("dlq"), "the edited dead letter is gone");
+        assertEquals(0L, server.invoke(bean, "requeueEditedDeadLetter", new Object[] {ids.get(3), "x", null, "carol"},
+                editSignature), "no such dead letter any more");
         assertEquals(1, server.invoke(bean, "deleteSelectedDeadLetters", new Object[] {new long[] {ids.get(2)}, "bob"},
                 idsSignature));
-        assertEquals(1, rows("dlq"));
-        assertEquals(1, server.invoke(bean, "deleteDeadLetterGroup", new Object[] {reason, errorClass, "bob"},
-                new String[] {String.class.getName(), String.class.getName(), String.class.getName()}));
         assertEquals(0, rows("dlq"));
+        assertEquals(0, server.invoke(bean, "deleteDeadLetterGroup", new Object[] {reason, errorClass, "bob"},
+                new String[] {String.class.getName(), String.class.getName(), String.class.getName()}), "none left");
         assertEquals(0, rows("queue"), "nothing requeued by the deletes");
 
         CompositeData[] audit = (CompositeData[]) server.invoke(bean, "auditTrail", new Object[] {10},
                 new String[] {"int"});
-        assertEquals(List.of("delete bob 1", "delete bob 1", "requeue alice 2"), java.util.Arrays.stream(audit)
+        assertEquals(List.of("delete bob 1", "edit carol 1", "requeue alice 2"), java.util.Arrays.stream(audit)
                 .map(a -> a.get("operation") + " " + a.get("actor") + " " + a.get("count")).toList(), "newest first");
-        assertEquals(String.valueOf(ids.get(2)), audit[1].get("messageIds"));
-        assertEquals(errorClass, audit[0].get("errorClass"));
+        assertEquals(String.valueOf(ids.get(2)), audit[0].get("messageIds"));
+        assertEquals(ids.get(3) + " -> " + edited, audit[1].get("messageIds"));
+        javax.management.RuntimeMBeanException badHeader = assertThrows(javax.management.RuntimeMBeanException.class,
+                () -> server.invoke(bean, "requeueEditedDeadLetter", new Object[] {1L, "x", "no equals sign", "carol"},
+                        editSignature));
+        assertTrue(badHeader.getCause().getMessage().contains("header line 1"), badHeader.getCause().getMessage());
         javax.management.RuntimeMBeanException refused = assertThrows(javax.management.RuntimeMBeanException.class,
                 () -> server.invoke(bean, "deleteSelectedDeadLetters", new Object[] {new long[] {1}, " "}, idsSignature));
         assertTrue(refused.getCause().getMessage().contains("actor must be"), refused.getCause().getMessage());

@@ -11,11 +11,17 @@ import javax.management.ObjectName;
 /**
  * The one place that changes dead letters: a POST with the session's CSRF token, naming a queue,
  * {@code action} ({@code requeue} or {@code delete}), and either ids ({@code id}, repeated) or a
- * group. The acting user is the authenticated caller, whose name the adapter writes to its audit
+ * group; or {@code action} {@code edit} with one {@code id}, {@code headers} ({@code name=value}
+ * lines) and {@code body} (absent: the original's is kept). The acting user is the authenticated caller, whose name the adapter writes to its audit
  * table. Answers with a redirect to the queue's dead letters, where the outcome is shown once.
  */
 @WebServlet("/change")
 public class ChangeServlet extends ConsoleServlet {
+
+    /** The action that requeues one dead letter edited, as a new message. */
+    static final String EDIT = "edit";
+    /** The field that says the edited body had no CR: the CR LF line breaks a browser sends become LF. */
+    static final String LF_ONLY = "lfOnly";
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(ChangeServlet.class.getName());
@@ -35,8 +41,12 @@ public class ChangeServlet extends ConsoleServlet {
         try {
             queue = beans.queue(request.getParameter("queue"));
             ids = ids(request.getParameterValues("id"));
-            if (actor == null || !("requeue".equals(action) || "delete".equals(action))) {
-                throw new IllegalArgumentException("a change needs a signed-in user and an action, requeue or delete");
+            if (actor == null || !("requeue".equals(action) || "delete".equals(action) || EDIT.equals(action))) {
+                throw new IllegalArgumentException("a change needs a signed-in user and an action, requeue, delete"
+                        + " or edit");
+            }
+            if (EDIT.equals(action) && (ids.length != 1 || request.getParameter("headers") == null)) {
+                throw new IllegalArgumentException("an edit names one id and has a headers field");
             }
         } catch (IllegalArgumentException e) {
             refuse(response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
@@ -45,7 +55,9 @@ public class ChangeServlet extends ConsoleServlet {
         QueueBeans.Group group = group(request);
         String outcome;
         try {
-            if (group != null) {
+            if (EDIT.equals(action)) {
+                outcome = edit(request, beans, queue, ids[0], actor);
+            } else if (group != null) {
                 int n = action.equals("requeue") ? beans.requeue(queue, group, actor) : beans.delete(queue, group, actor);
                 outcome = (action.equals("requeue") ? "Requeued " : "Deleted ") + n + " dead letters of reason "
                         + orDash(group.reason()) + " · " + orDash(group.errorClass()) + ".";
@@ -63,6 +75,16 @@ public class ChangeServlet extends ConsoleServlet {
         }
         request.getSession().setAttribute(NOTICE, outcome);
         response.sendRedirect("dead-letters?queue=" + encode(queue.getCanonicalName()));
+    }
+
+    private static String edit(HttpServletRequest request, QueueBeans beans, ObjectName queue, long id, String actor) {
+        String body = request.getParameter("body");
+        if (body != null && Boolean.parseBoolean(request.getParameter(LF_ONLY))) {
+            body = body.replace("\r\n", "\n");
+        }
+        long newId = beans.requeueEdited(queue, id, body, request.getParameter("headers"), actor);
+        return newId == 0 ? "No dead letter " + id + " (requeued or deleted since?): nothing edited."
+                : "Requeued dead letter " + id + ", edited, as new message " + newId + ".";
     }
 
     private static long[] ids(String[] values) {

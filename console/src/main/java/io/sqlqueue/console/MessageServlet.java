@@ -7,7 +7,10 @@ import java.io.IOException;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 
-/** One dead letter: its row, headers, body (text, or hex for binary) and journal history, with requeue and delete. */
+/**
+ * One dead letter: its row, headers, body (text, or hex for binary) and journal history, with
+ * requeue, delete, and a form to requeue it edited as a new message.
+ */
 @WebServlet("/message")
 public class MessageServlet extends ConsoleServlet {
 
@@ -71,6 +74,30 @@ public class MessageServlet extends ConsoleServlet {
                     .raw("<button type=\"submit\">").text(action.equals("requeue") ? "Requeue" : "Delete")
                     .raw("</button></form>");
         }
+        editForm(page, csrf, queue, id, body, (String) m.get("headerLines"));
         send(response, page);
+    }
+
+    /**
+     * The form that requeues the dead letter as a new message with an edited body and headers. A
+     * body that is not text, or too long for a text area, is kept as it is: only headers change.
+     */
+    private static void editForm(Page page, String csrf, ObjectName queue, long id, byte[] body, String headerLines) {
+        String text = body.length <= Page.SHOWN_BODY_BYTES ? Page.utf8(body, body.length) : null;
+        page.raw("<h2>Edit and requeue</h2><form method=\"post\" action=\"change\">").hidden(CsrfToken.FIELD, csrf)
+                .hidden("queue", queue.getCanonicalName()).hidden("id", id).hidden("action", ChangeServlet.EDIT);
+        if (text == null) {
+            page.raw("<p>Binary body (or over ").text(Page.SHOWN_BODY_BYTES)
+                    .raw(" bytes): not editable here; it is kept as it is.</p>");
+        } else {
+            // browsers send a text area's line breaks as CR LF: say whether the original had any CR
+            page.hidden(ChangeServlet.LF_ONLY, text.indexOf('\r') < 0)
+                    .raw("<p><label>Body<br><textarea name=\"body\" rows=\"12\" cols=\"100\">").text(text)
+                    .raw("</textarea></label></p>");
+        }
+        page.raw("<p><label>Headers, one name=value a line<br><textarea name=\"headers\" rows=\"6\" cols=\"100\">")
+                .text(headerLines).raw("</textarea></label></p><button type=\"submit\">Requeue as a new message</button>"
+                        + " <small>The dead letter is replaced by a new message (new id, no dedup key); the audit"
+                        + " row keeps both ids.</small></form>");
     }
 }

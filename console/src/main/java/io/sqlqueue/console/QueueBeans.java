@@ -132,6 +132,16 @@ public final class QueueBeans {
                 new Object[] {group.reason(), group.errorClass(), actor}, GROUP_AND_ACTOR);
     }
 
+    /**
+     * Requeues dead letter {@code id} as a new message with this text body (null keeps the
+     * original's bytes) and these headers ({@code name=value} lines, replacing the original's);
+     * returns the new message's id, or 0 when there is no such dead letter.
+     */
+    public long requeueEdited(ObjectName queue, long id, String body, String headers, String actor) {
+        return (Long) invoke(queue, "requeueEditedDeadLetter", new Object[] {id, body, headers, actor},
+                new String[] {"long", STRING, STRING, STRING});
+    }
+
     /** Deletes the dead letters with these ids; returns how many. */
     public int delete(ObjectName queue, long[] ids, String actor) {
         return (Integer) invoke(queue, "deleteSelectedDeadLetters", new Object[] {ids, actor}, IDS_AND_ACTOR);

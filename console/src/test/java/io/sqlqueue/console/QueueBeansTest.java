@@ -82,6 +82,17 @@ class QueueBeansTest {
     }
 
     @Test
+    void anEditPassesBodyHeadersAndActorAndReturnsTheNewId() {
+        assertEquals("type=order", beans.message(name, 7).get("headerLines"));
+        assertEquals(42L, beans.requeueEdited(name, 7, "fixed\nbody", "type=order\nfixed=yes", "carol"));
+        assertEquals("edit 7 fixed\nbody type=order\nfixed=yes carol", standIn.calls.get(standIn.calls.size() - 1));
+        assertEquals(0L, beans.requeueEdited(name, 8, null, "", "carol"), "no such dead letter");
+        assertEquals("edit 8 null  carol", standIn.calls.get(standIn.calls.size() - 1), "null keeps the body");
+        ConsoleException e = assertThrows(ConsoleException.class, () -> beans.requeueEdited(name, 7, "b", "bad", "carol"));
+        assertTrue(e.getMessage().startsWith("header line 1"), e.getMessage());
+    }
+
+    @Test
     void aBinaryBodyIsShownInHexAndTextAsItIs() {
         assertEquals("héllo\nworld", Page.body("héllo\nworld".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         assertEquals("00000000  00 01 ff", Page.body(new byte[] {0, 1, (byte) 0xff}));
@@ -116,6 +127,8 @@ class QueueBeansTest {
         int requeueDeadLetterGroup(String reason, String errorClass, String actor);
 
         int deleteSelectedDeadLetters(long[] ids, String actor);
+
+        long requeueEditedDeadLetter(long id, String body, String headers, String actor);
 
         int deleteDeadLetterGroup(String reason, String errorClass, String actor);
 
@@ -183,6 +196,14 @@ class QueueBeansTest {
             return ids.length;
         }
 
+        public long requeueEditedDeadLetter(long id, String body, String headers, String actor) {
+            if (headers.contains("bad")) {
+                throw new IllegalArgumentException("header line 1 must be name=value with a name, was 'bad'");
+            }
+            calls.add("edit " + id + " " + body + " " + headers + " " + actor);
+            return id == 7 ? 42 : 0;
+        }
+
         public int deleteDeadLetterGroup(String reason, String errorClass, String actor) {
             calls.add("delete group " + reason + " " + errorClass + " " + actor);
             return 3;
@@ -216,6 +237,10 @@ class QueueBeansTest {
     public static final class Message extends Row {
         public byte[] getBody() {
             return new byte[] {1, 2};
+        }
+
+        public String getHeaderLines() {
+            return "type=order";
         }
 
         public History[] getHistory() {

@@ -19,13 +19,15 @@ import javax.sql.DataSource;
  * The console test's hands in the server (the H2 database lives there): {@code POST seed?bad=B&down=D}
  * sends that many messages through the engine for {@link FailingWhileToldBean} to dead-letter;
  * {@code POST seed?failing=false} lets it take them; {@code GET seed} answers what the tables show
- * in SQL, as {@code name=value} lines, the audit rows as {@code audit=operation actor count ids|reason}.
+ * in SQL, as {@code name=value} lines ({@code doneFixed}: the edited message, taken), the audit rows as {@code audit=operation actor count ids|reason}.
  */
 @WebServlet("/seed")
 public class ConsoleSeed extends HttpServlet {
 
     static final String DS = "java:global/jdbc/console";
     static final String QUEUE = "console_q";
+    /** The body the test gives the last dead letter before requeueing it as a new message. */
+    static final String FIXED = "down order fixed";
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -56,6 +58,8 @@ public class ConsoleSeed extends HttpServlet {
             out.append("deadLetters=").append(count(s, "SELECT COUNT(*) FROM \"" + QUEUE + "_dlq\""))
                     .append("\nqueued=").append(count(s, "SELECT COUNT(*) FROM \"" + QUEUE + "\""))
                     .append("\ndone=").append(count(s, "SELECT COUNT(*) FROM console_done"))
+                    .append("\ndoneFixed=").append(count(s, "SELECT COUNT(*) FROM console_done WHERE body = '"
+                            + FIXED + "'"))
                     .append("\nbadDeadLetters=").append(count(s, "SELECT COUNT(*) FROM \"" + QUEUE + "_dlq\""
                             + " WHERE error_class = 'java.lang.IllegalArgumentException'"))
                     .append('\n');

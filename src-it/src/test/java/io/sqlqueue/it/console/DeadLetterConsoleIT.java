@@ -42,9 +42,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The dead-letter console (module console) in headless Chromium on Payara Micro, signed in as a
  * user of the file realm's group sqlqueue-admin (made by the post-boot file): the queue list, the
- * groups, one message, a group requeued and one message deleted, the tables checked in SQL after
- * each change (rows moved, counts, the audit row naming the user); a user without the role gets
- * 403. Saves docs/dead-letter-console.png for the README.
+ * groups, one message, a group requeued, one message deleted and one edited and requeued as a new
+ * message, the tables checked in SQL after each change (rows moved, counts, the audit row naming
+ * the user); a user without the role gets 403. Saves docs/dead-letter-console.png for the README.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -156,6 +156,22 @@ class DeadLetterConsoleIT {
                     .getParent().resolve("docs").normalize();
             Files.createDirectories(docs);
             Files.write(docs.resolve("dead-letter-console.png"), chromium.screenshot());
+
+            String edited = chromium.evaluate("document.querySelector('a[href^=\"message\"]').textContent");
+            chromium.evaluate("(document.querySelector('a[href^=\"message\"]').click(), 'ok')");
+            awaitText(chromium, "Requeue as a new message");
+            assertEquals("submitted", chromium.evaluate("(() => { const f = document.querySelector("
+                    + "'form input[name=action][value=edit]').form; f.body.value = '" + ConsoleSeed.FIXED + "';"
+                    + " f.headers.value = 'customer=c9\\nfixed=yes'; f.submit(); return 'submitted'; })()"));
+            awaitText(chromium, "Requeued dead letter " + edited + ", edited, as new message ");
+            Await.until("the edited message taken by the bean", PATIENCE,
+                    () -> tables().get("doneFixed").equals(List.of("1")));
+            Map<String, List<String>> afterEdit = tables();
+            assertEquals(List.of("0"), afterEdit.get("deadLetters"));
+            assertEquals(List.of("0"), afterEdit.get("queued"));
+            List<String> audit = afterEdit.get("audit");
+            assertEquals(3, audit.size(), afterEdit.toString());
+            assertTrue(audit.get(2).matches("edit " + ADMIN + " 1 " + edited + " -> \\d+"), audit.get(2));
         }
     }
 
