@@ -39,14 +39,7 @@ class PostgresQueueTest extends QueueContract {
      */
     @Test
     void aClaimOnATableNotYetAnalyzedReadsTheReadyIndexInOrder() throws SQLException {
-        List<OutgoingMessage> messages = new ArrayList<>();
-        for (int i = 0; i < 10_000; i++) {
-            messages.add(OutgoingMessage.text("m" + i).build());
-        }
-        connection.setAutoCommit(false);
-        queue.sendAll(connection, messages);
-        connection.commit();
-        connection.setAutoCommit(true);
+        fillInOneTransaction(10_000);
         String claim = new QueueSql(new PostgresDialect(), queue.name(), queue.deadLetterName(), false).claim
                 .withLiteral("n", 1).jdbcSql();
         assertReadsTheReadyIndexInOrder(plan(claim));
@@ -63,19 +56,23 @@ class PostgresQueueTest extends QueueContract {
         try (Statement s = connection.createStatement()) {
             s.execute("VACUUM " + queue.dialect().qualified(queue.name()));
         }
+        fillInOneTransaction(10_000);
+        String lease = new QueueSql(new PostgresDialect(), queue.name(), queue.deadLetterName(), false).leaseUnattempted
+                .withLiteral("n", 8).jdbcSql().replace("?", "NULL"); // the plan does not depend on the values set
+        String before = plan(lease);
+        assertEquals(QueueTable.PlannerStatistics.GATHERED, queue.gatherPlannerStatistics(connection), before);
+        assertReadsTheReadyIndexInOrder(plan(lease));
+    }
+
+    private void fillInOneTransaction(int n) throws SQLException {
         List<OutgoingMessage> messages = new ArrayList<>();
-        for (int i = 0; i < 10_000; i++) {
+        for (int i = 0; i < n; i++) {
             messages.add(OutgoingMessage.text("m" + i).build());
         }
         connection.setAutoCommit(false);
         queue.sendAll(connection, messages);
         connection.commit();
         connection.setAutoCommit(true);
-        String lease = new QueueSql(new PostgresDialect(), queue.name(), queue.deadLetterName(), false).leaseUnattempted
-                .withLiteral("n", 8).jdbcSql().replace("?", "NULL"); // the plan does not depend on the values set
-        String before = plan(lease);
-        assertEquals(QueueTable.PlannerStatistics.GATHERED, queue.gatherPlannerStatistics(connection), before);
-        assertReadsTheReadyIndexInOrder(plan(lease));
     }
 
     private String plan(String statement) throws SQLException {

@@ -318,30 +318,33 @@ class SqlServerSchemaScriptTest {
 
     @Test
     void theScriptMakesTheSubscriptionsTableTheAdapterMakes() throws Exception {
-        try (Statement s = connection.createStatement()) {
-            s.execute("CREATE SCHEMA " + scriptedSchema);
-            s.execute("CREATE SCHEMA " + ownSchema);
-        }
-        runScript(scriptedSchema);
-        runScript(scriptedSchema);
-        new Topic(Dialect.of(connection), ownSchema + ".prices").createIfMissing(connection);
-        List<String> expected = catalogOf(ownSchema + "." + Topic.SUBSCRIPTIONS);
-        assertFalse(expected.isEmpty(), "the adapter's subscriptions table is in the catalog");
-        assertEquals(expected, catalogOf(scriptedSchema + "." + Topic.SUBSCRIPTIONS));
+        assertTheScriptMakesTheSchemasTable(Topic.SUBSCRIPTIONS,
+                () -> new Topic(Dialect.of(connection), ownSchema + ".prices").createIfMissing(connection));
     }
 
     @Test
     void theScriptMakesTheAuditTableTheAdapterMakes() throws Exception {
+        assertTheScriptMakesTheSchemasTable(AuditTrail.TABLE,
+                () -> new AuditTrail(QueueTable.open(connection, ownSchema + ".q")).createIfMissing(connection));
+    }
+
+    /** A table of which a schema has one: the script run twice in one schema, the adapter's {@code make} in another. */
+    private void assertTheScriptMakesTheSchemasTable(String table, SqlAction make) throws Exception {
         try (Statement s = connection.createStatement()) {
             s.execute("CREATE SCHEMA " + scriptedSchema);
             s.execute("CREATE SCHEMA " + ownSchema);
         }
         runScript(scriptedSchema);
         runScript(scriptedSchema);
-        new AuditTrail(QueueTable.open(connection, ownSchema + ".q")).createIfMissing(connection);
-        List<String> expected = catalogOf(ownSchema + "." + AuditTrail.TABLE);
-        assertFalse(expected.isEmpty(), "the adapter's audit table is in the catalog");
-        assertEquals(expected, catalogOf(scriptedSchema + "." + AuditTrail.TABLE));
+        make.run();
+        List<String> expected = catalogOf(ownSchema + "." + table);
+        assertFalse(expected.isEmpty(), "the adapter's " + table + " is in the catalog");
+        assertEquals(expected, catalogOf(scriptedSchema + "." + table));
+    }
+
+    @FunctionalInterface
+    private interface SqlAction {
+        void run() throws SQLException;
     }
 
     @Test
