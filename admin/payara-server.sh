@@ -34,6 +34,11 @@ asadmin create-connector-connection-pool --raname sqlqueue-adapter --connectiond
 asadmin create-connector-resource --poolname queue-pool queue/orders
 asadmin create-connector-resource --poolname queue-xa-pool queue/orders-xa
 asadmin create-connector-resource --poolname queue-local-pool queue/orders-local
+#    For JMS applications (README: Moving a JMS bean): the adapter's jakarta.jms.ConnectionFactory on jdbc/orders,
+#    and the queue table admin_orders as a jakarta.jms.Queue: @Resource(lookup = "jms/orders") Queue orders;
+asadmin create-connector-connection-pool --raname sqlqueue-adapter --connectiondefinition jakarta.jms.ConnectionFactory --transactionsupport NoTransaction --property 'dataSourceJndiName=jdbc/orders' jms-pool
+asadmin create-connector-resource --poolname jms-pool jms/ordersFactory
+asadmin create-admin-object --raname sqlqueue-adapter --restype jakarta.jms.Queue --classname io.sqlqueue.jms.JmsQueue --property name=admin_orders jms/orders
 
 # 6. An activation property set by the admin, without rebuilding the application: an MDB whose
 #    activation says maxConcurrency = ${MPCONFIG=sqlqueue.orders.maxConcurrency:1} now runs 3 deliveries at a time.

@@ -8,6 +8,9 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.Queue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,6 +38,13 @@ public class OrderDesk {
     @Resource(lookup = "queue/orders-local")
     private QueueConnectionFactory ordersLocal;
 
+    /** admin/payara-server.sh's JMS connection factory and queue (the table OrderProcessor consumes). */
+    @Resource(lookup = "jms/ordersFactory")
+    private ConnectionFactory jmsOrders;
+
+    @Resource(lookup = "jms/orders")
+    private Queue jmsQueue;
+
     @Resource(lookup = DS)
     private DataSource ds;
 
@@ -52,9 +62,16 @@ public class OrderDesk {
     /**
      * Stores an order and queues it in one transaction. Through {@code queue/orders} (the pool on
      * jdbc/orders) the order row and the message share one local transaction; the XA and local
-     * factories only send (a second non-XA resource could not join).
+     * factories only send (a second non-XA resource could not join), and so does the JMS factory
+     * (through jdbc/orders too, as a JMS application would send).
      */
     public void place(String factory, String id) throws SQLException {
+        if (factory.equals("jms/ordersFactory")) {
+            try (JMSContext jms = jmsOrders.createContext()) {
+                jms.createProducer().send(jmsQueue, id);
+            }
+            return;
+        }
         QueueConnectionFactory f = switch (factory) {
             case "queue/orders" -> orders;
             case "queue/orders-xa" -> ordersXa;

@@ -47,7 +47,9 @@ class PayaraAdminPathIT {
     static final int ORDERS = 100;
     static final int XA_ORDERS = 50;
     static final int LOCAL_ORDERS = 50;
-    static final int TOTAL = ORDERS + XA_ORDERS + LOCAL_ORDERS;
+    /** Sent through the script's JMS connection factory and queue. */
+    static final int JMS_ORDERS = 50;
+    static final int TOTAL = ORDERS + XA_ORDERS + LOCAL_ORDERS + JMS_ORDERS;
 
     private static final Path ROOT = Path.of(System.getProperty("it.project.root",
             Path.of(System.getProperty("user.dir")).resolve("..").toString())).normalize();
@@ -105,6 +107,7 @@ class PayaraAdminPathIT {
             post("queue/orders", "o", ORDERS);
             post("queue/orders-xa", "x", XA_ORDERS);
             post("queue/orders-local", "l", LOCAL_ORDERS);
+            post("jms/ordersFactory", "j", JMS_ORDERS);
             lap("placing " + TOTAL + " orders", t3);
             // with the queue empty no delivery is left to come: the counts are final
             Map<String, Long> status = awaitProcessed(TOTAL, Duration.ofSeconds(120));

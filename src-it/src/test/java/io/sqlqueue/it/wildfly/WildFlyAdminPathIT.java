@@ -42,6 +42,8 @@ class WildFlyAdminPathIT {
 
     private static final String HOME_PROPERTY = "it.wildfly.admin.home";
     private static final int MESSAGES = 200;
+    /** Sent through the script's JMS connection factory and queue. */
+    private static final int JMS_MESSAGES = 50;
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration PROCESSING = Duration.ofMinutes(2);
     /** The override admin/wildfly.cli sets (the application's default is 4). */
@@ -90,15 +92,18 @@ class WildFlyAdminPathIT {
 
             HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
             URI endpoint = URI.create("http://127.0.0.1:" + server.httpPort() + "/admin-path/queue");
-            HttpResponse<String> sent = client.send(HttpRequest.newBuilder(URI.create(endpoint + "?count=" + MESSAGES))
-                    .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(1)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, sent.statusCode(), "sending failed: " + sent.body());
+            for (String query : List.of("?count=" + MESSAGES, "?via=jms&count=" + JMS_MESSAGES)) {
+                HttpResponse<String> sent = client.send(HttpRequest.newBuilder(URI.create(endpoint + query))
+                        .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(1)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, sent.statusCode(), "sending " + query + " failed: " + sent.body());
+            }
             // with the queue empty no delivery is left to come: the counts are final
-            String expected = "processed=" + MESSAGES + " distinct=" + MESSAGES + " queued=0";
-            server.await(MESSAGES + " messages are processed and the queue is empty", PROCESSING, () -> {
+            int total = MESSAGES + JMS_MESSAGES;
+            String expected = "processed=" + total + " distinct=" + total + " queued=0";
+            server.await(total + " messages are processed and the queue is empty", PROCESSING, () -> {
                 String status = get(client, endpoint);
-                return status.endsWith(" queued=0") && processed(status) >= MESSAGES;
+                return status.endsWith(" queued=0") && processed(status) >= total;
             });
             long processed = System.nanoTime();
             assertEquals(expected, get(client, endpoint), "every message processed exactly once");
@@ -116,7 +121,7 @@ class WildFlyAdminPathIT {
             assertCleanLog(serverLog);
             System.out.printf("WildFlyAdminPathIT: boot %d ms, admin script %d ms, application deployed in %d ms,"
                     + " %d messages processed in %d ms, shutdown %d ms%n", ms(booted - t0), ms(configured - booted),
-                    ms(deployed - configured), MESSAGES, ms(processed - deployed), ms(stopped - processed));
+                    ms(deployed - configured), MESSAGES + JMS_MESSAGES, ms(processed - deployed), ms(stopped - processed));
         }
     }
 

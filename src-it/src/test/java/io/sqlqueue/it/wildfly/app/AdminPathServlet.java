@@ -5,6 +5,9 @@ import io.sqlqueue.api.QueueConnectionFactory;
 import io.sqlqueue.engine.QueueStats;
 import io.sqlqueue.engine.QueueTable;
 import jakarta.annotation.Resource;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.Queue;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,7 +21,8 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * WildFlyAdminPathIT's client side in the server. {@code POST /queue?count=N} sends N messages
+ * WildFlyAdminPathIT's client side in the server. {@code POST /queue?count=N} (and {@code &via=jms}:
+ * through the script's JMS connection factory and queue) sends N messages
  * ("message-1" ...) in one JTA transaction through the factory admin/wildfly.cli binds at
  * java:/queue/orders; {@code GET /queue} answers {@code processed=<rows> distinct=<distinct bodies>
  * queued=<messages left>} from the table the bean writes and the queue.
@@ -30,6 +34,13 @@ public class AdminPathServlet extends HttpServlet {
 
     @Resource(lookup = "java:/queue/orders")
     private QueueConnectionFactory queues;
+
+    /** admin/wildfly.cli's JMS connection factory and queue (the table AdminPathListener consumes). */
+    @Resource(lookup = "java:/jms/ordersFactory")
+    private ConnectionFactory jmsFactory;
+
+    @Resource(lookup = "java:/jms/orders")
+    private Queue jmsQueue;
 
     @Resource(lookup = AdminPathListener.DATA_SOURCE)
     private DataSource dataSource;
@@ -46,10 +57,8 @@ public class AdminPathServlet extends HttpServlet {
                         + " body VARCHAR(100) NOT NULL)");
             }
             transaction.begin();
-            try (QueueConnection queue = queues.getConnection()) {
-                for (int i = 1; i <= count; i++) {
-                    queue.send(AdminPathListener.QUEUE, "message-" + i);
-                }
+            try {
+                send(count, "jms".equals(request.getParameter("via")));
             } catch (RuntimeException e) {
                 transaction.rollback();
                 throw e;
@@ -60,6 +69,22 @@ public class AdminPathServlet extends HttpServlet {
         }
         response.setContentType("text/plain");
         response.getWriter().print("sent=" + count);
+    }
+
+    private void send(int count, boolean viaJms) {
+        if (viaJms) {
+            try (JMSContext jms = jmsFactory.createContext()) {
+                for (int i = 1; i <= count; i++) {
+                    jms.createProducer().send(jmsQueue, "jms-message-" + i);
+                }
+            }
+        } else {
+            try (QueueConnection queue = queues.getConnection()) {
+                for (int i = 1; i <= count; i++) {
+                    queue.send(AdminPathListener.QUEUE, "message-" + i);
+                }
+            }
+        }
     }
 
     @Override
