@@ -55,6 +55,9 @@ public class AdminPathServlet extends HttpServlet {
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE IF NOT EXISTS admin_path_processed (message_id BIGINT NOT NULL,"
                         + " body VARCHAR(100) NOT NULL)");
+                // the bean's activation makes the queue on its poller's first turn, which a request
+                // right after the deployment can come before ("Table admin_path not found")
+                QueueTable.open(c, AdminPathListener.QUEUE).createIfMissing(c);
             }
             transaction.begin();
             try {
