@@ -133,8 +133,12 @@ abstract class QueueContract {
     @Test
     void createIfMissingIsIdempotentAndSafeWhenServersStartTogether() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(16);
+        // The race is timing-dependent: run it a few times. Babelfish takes about 12 s a round (its
+        // DDL and logins are slow) and cannot show SQL Server's locking anyway: two rounds there
+        // prove the statements; H2 and PostgreSQL race five times.
+        int rounds = Babelfish.isBabelfish(connection) ? 2 : 5;
         try {
-            for (int round = 0; round < 5; round++) { // the race is timing-dependent: run it a few times
+            for (int round = 0; round < rounds; round++) {
                 QueueTable fresh = new QueueTable(Dialect.of(connection), "t_race_" + Long.toHexString(System.nanoTime()),
                         null, RetryPolicy.DEFAULT);
                 created.add(fresh);
