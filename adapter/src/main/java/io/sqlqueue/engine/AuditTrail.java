@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * of a release before the last three columns gains them in {@link #createIfMissing}.
  *
  * <p><b>Transactions.</b> {@link #createIfMissing} commits its own work; call it on a connection
- * that is not part of another transaction. {@link #recent} and {@link #edit} read in the caller's,
+ * that is not part of another transaction. {@link #recent} and {@code edit} read in the caller's,
  * from a table {@link #createIfMissing} has brought up to date.
  *
  * <p><b>Threads.</b> Immutable and thread-safe; use each connection on one thread at a time.

@@ -24,9 +24,9 @@ import java.util.logging.Logger;
  *
  * <p><b>Transactions.</b> The browsing reads run in the caller's transaction. Unlike the rest of
  * the engine, the changes manage their own transactions: they work in batches of a bounded size,
- * each batch a transaction of its own (one statement, except a requeue on H2; plus its audit row),
- * committed before the next starts; a batch that changed nothing writes no audit row, so that none ever holds many locks for
- * long; a selection is one batch. The connection's auto-commit mode is restored afterwards. If a batch fails it is
+ * each batch a transaction of its own (one statement, except a requeue on H2; plus its audit row,
+ * none when it changed nothing), committed before the next starts, so that none ever holds many
+ * locks for long; a selection is one batch. The connection's auto-commit mode is restored afterwards. If a batch fails it is
  * rolled back and the exception propagates; the batches before it stay committed (their count is
  * logged). Call them on a connection that is not part of another transaction.
  *
