@@ -174,8 +174,8 @@ IF OBJECT_ID(N'[$(Schema)].[sqlqueue_subscriptions]', N'U') IS NULL
 GO
 
 -- The dead-letter console's audit trail (docs/operations.md#dead-letter-console): one table per
--- schema, whatever the queue; each requeue, delete or edit the console makes writes a row in the
--- change's own transaction.
+-- schema, whatever the queue; each requeue, delete or edit the console or a JMX operation makes
+-- writes a row in the change's own transaction. An edit's row keeps the original's headers and body.
 IF OBJECT_ID(N'[$(Schema)].[sqlqueue_audit]', N'U') IS NULL BEGIN
     CREATE TABLE [$(Schema)].[sqlqueue_audit] (
         id BIGINT IDENTITY(1,1) NOT NULL,
@@ -187,9 +187,23 @@ IF OBJECT_ID(N'[$(Schema)].[sqlqueue_audit]', N'U') IS NULL BEGIN
         message_ids NVARCHAR(2000) NULL,
         last_error NVARCHAR(2000) NULL,
         error_class NVARCHAR(255) NULL,
+        criterion NVARCHAR(200) NULL,
+        original_headers NVARCHAR(MAX) NULL,
+        original_body VARBINARY(MAX) NULL,
         CONSTRAINT [sqlqueue_audit_pk] PRIMARY KEY NONCLUSTERED (id));
     CREATE CLUSTERED INDEX [sqlqueue_audit_at] ON [$(Schema)].[sqlqueue_audit] (acted_at);
 END;
+-- An audit table of the release before the JMX operations were audited and edits kept their
+-- original gets those columns.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[sqlqueue_audit]')
+        AND name = N'criterion')
+    ALTER TABLE [$(Schema)].[sqlqueue_audit] ADD criterion NVARCHAR(200) NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[sqlqueue_audit]')
+        AND name = N'original_headers')
+    ALTER TABLE [$(Schema)].[sqlqueue_audit] ADD original_headers NVARCHAR(MAX) NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'[$(Schema)].[sqlqueue_audit]')
+        AND name = N'original_body')
+    ALTER TABLE [$(Schema)].[sqlqueue_audit] ADD original_body VARBINARY(MAX) NULL;
 GO
 
 -- What the application needs at run time: rows in and rows out. It creates nothing: with these

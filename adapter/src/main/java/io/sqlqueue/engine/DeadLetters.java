@@ -17,15 +17,16 @@ import java.util.logging.Logger;
 
 /**
  * The operator's tools for one queue's dead-letter table: put dead letters back into the queue
- * once their cause is fixed, and purge old ones; and, for the dead-letter console, browse them
- * ({@link #groups}, {@link #list}, {@link #read}) and requeue or delete a selection or a group for a
- * named actor, each change audited ({@link AuditTrail}). Obtained from {@link QueueTable#deadLetters()}.
+ * once their cause is fixed, and purge old ones (the JMX operations); and, for the dead-letter
+ * console, browse them ({@link #groups}, {@link #list}, {@link #read}, {@link #readEdited}) and
+ * requeue, delete or edit a selection or a group. Every change is made for a named actor and audited
+ * ({@link AuditTrail}) in its own transaction. Obtained from {@link QueueTable#deadLetters()}.
  *
  * <p><b>Transactions.</b> The browsing reads run in the caller's transaction. Unlike the rest of
  * the engine, the changes manage their own transactions: they work in batches of a bounded size,
- * each batch a transaction of its own (one statement, except a requeue on H2; plus its audit row
- * for a named actor), committed before the next starts, so that none ever holds many locks for
- * long; a selection is one batch. The connection's auto-commit mode is restored afterwards. If a batch fails it is
+ * each batch a transaction of its own (one statement, except a requeue on H2; plus its audit row,
+ * none when it changed nothing), committed before the next starts, so that none ever holds many
+ * locks for long; a selection is one batch. The connection's auto-commit mode is restored afterwards. If a batch fails it is
  * rolled back and the exception propagates; the batches before it stay committed (their count is
  * logged). Call them on a connection that is not part of another transaction.
  *
@@ -87,7 +88,7 @@ public final class DeadLetters {
         return table;
     }
 
-    /** Where the changes made for a named actor are written ({@link #requeue(Connection, List, String)} and the others). */
+    /** Where the changes are written ({@link #requeue(Connection, List, String)} and the others). */
     public AuditTrail auditTrail() {
         return audit;
     }
@@ -110,23 +111,22 @@ public final class DeadLetters {
      * once the key is free. Nothing is lost: a dead letter leaves its table in the same transaction
      * that puts it into the queue (one statement on SQL Server and PostgreSQL).
      *
-     * <p>Works in batches of {@value #REQUEUE_BATCH}, each one transaction (see the class comment).
+     * <p>Works in batches of {@value #REQUEUE_BATCH}, each one transaction (see the class comment)
+     * that writes its {@link AuditTrail} row: {@code actor}, the count it moved and the criterion
+     * {@value AuditTrail#OLDEST_FIRST}. Creates the audit table first where it is missing.
      *
      * @param max at least 1
-     * @throws IllegalArgumentException for {@code max} below 1
+     * @throws IllegalArgumentException for {@code max} below 1, or a blank or too long actor, before any SQL runs
      */
-    public int requeue(Connection c, int max) throws SQLException {
+    public int requeue(Connection c, int max, String actor) throws SQLException {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1, was " + max);
         }
-        int moved = BatchedTransactions.run(c, max, requeueBatch, "requeue from " + table,
-                size -> requeueBatch(c, size));
-        LOG.log(Level.INFO, "Moved {0} dead letters from {1} back into {2}", new Object[] {moved, table, queue});
-        return moved;
-    }
-
-    private int requeueBatch(Connection c, int size) throws SQLException {
-        return requeueBatch(c, size, sql.requeue, b -> { });
+        AuditTrail.checkedActor(actor);
+        return inAudited(c, max, requeueBatch, "requeue of the oldest from " + table,
+                size -> requeueBatch(c, size, sql.requeue, b -> { }),
+                moved -> audit.recordCriterion(c, actor, AuditTrail.REQUEUE, queue.toString(), moved,
+                        AuditTrail.OLDEST_FIRST));
     }
 
     private int requeueBatch(Connection c, int size, Dialect.Requeue requeue, Dialect.Binding parameters)
@@ -149,16 +149,20 @@ public final class DeadLetters {
     /**
      * Deletes the dead letters that failed before {@code cutoff} ({@code failed_at}, the database
      * clock in UTC) and returns how many it deleted. Works in batches of {@value #PURGE_BATCH} rows,
-     * each one transaction (see the class comment); rows other transactions hold are left for a
-     * later purge.
+     * each one transaction (see the class comment) that writes its {@link AuditTrail} row:
+     * operation {@value AuditTrail#DELETE}, {@code actor}, the count and the criterion
+     * {@code failed before <cutoff>}; rows other transactions hold are left for a later purge.
+     * Creates the audit table first where it is missing.
+     *
+     * @throws IllegalArgumentException for a blank or too long actor, before any SQL runs
      */
-    public int purgeFailedBefore(Connection c, Instant cutoff) throws SQLException {
+    public int purgeFailedBefore(Connection c, Instant cutoff, String actor) throws SQLException {
         Objects.requireNonNull(cutoff, "cutoff");
-        int purged = BatchedTransactions.run(c, Integer.MAX_VALUE, purgeBatch, "purge of " + table,
-                size -> dialect.deleteBatchBefore(c, sql.purgeDeadLetters, size, cutoff));
-        LOG.log(Level.INFO, "Purged {0} dead letters that failed before {1} from {2}",
-                new Object[] {purged, cutoff, table});
-        return purged;
+        AuditTrail.checkedActor(actor);
+        return inAudited(c, Integer.MAX_VALUE, purgeBatch, "purge of " + table,
+                size -> dialect.deleteBatchBefore(c, sql.purgeDeadLetters, size, cutoff),
+                purged -> audit.recordCriterion(c, actor, AuditTrail.DELETE, queue.toString(), purged,
+                        "failed before " + cutoff));
     }
 
     // ---- browsing, and changes for a named actor (the dead-letter console) ----------------------
@@ -236,8 +240,31 @@ public final class DeadLetters {
             }
             found = new DeadLetterMessage(row(rs), rs.getString(10), rs.getBytes(11), List.of());
         }
+        return Optional.of(new DeadLetterMessage(found.row(), found.headers(), found.body(), history(c, id)));
+    }
+
+    /**
+     * The dead letter with this id as it was before an operator requeued it edited
+     * ({@link #requeueEdited}): the edit's audit row, the original's headers and body, and the
+     * journal's rows for its id as {@link #read} gives them; empty when no edit of this queue
+     * replaced a dead letter with this id. Creates the audit table, or brings it up to date, first,
+     * and commits that (as the changes do; call it on a connection that is not part of another
+     * transaction); then reads in the connection's mode.
+     */
+    public Optional<EditedDeadLetter> readEdited(Connection c, long id) throws SQLException {
+        audit.createIfMissing(c);
+        Optional<EditedDeadLetter> edit = audit.edit(c, queue.toString(), id);
+        if (edit.isEmpty()) {
+            return edit;
+        }
+        EditedDeadLetter found = edit.get();
+        return Optional.of(new EditedDeadLetter(found.edit(), found.headers(), found.body(), history(c, id)));
+    }
+
+    /** The journal's rows for {@code id}, oldest first; none when the queue has no journal. */
+    private List<JournalEntry> history(Connection c, long id) throws SQLException {
         if (!TableCatalog.read(c, dialect, journal).exists()) {
-            return Optional.of(found);
+            return List.of();
         }
         List<JournalEntry> history = new ArrayList<>();
         try (SqlTemplate.Bound b = browsing.history.prepare(c).setLong("id", id); ResultSet rs = b.executeQuery()) {
@@ -247,7 +274,7 @@ public final class DeadLetters {
                         rs.getString(7), rs.getString(8)));
             }
         }
-        return Optional.of(new DeadLetterMessage(found.row(), found.headers(), found.body(), List.copyOf(history)));
+        return List.copyOf(history);
     }
 
     /**
@@ -338,11 +365,11 @@ public final class DeadLetters {
      * dedup key</b>: the edit is a new message the operator chose to send, so a queued message with
      * the old key must not swallow it (a send with a queued key writes nothing).
      *
-     * <p>The original: the dead letter row is gone, its {@code id} is kept in the audit row beside the
-     * new one, and the journal ({@link CompletionJournal}), where the queue has one, keeps the rows
-     * its deliveries wrote ({@code dead_lettered} last); the edit writes no journal row, as it is not
-     * a delivery (and the journal's {@code outcome} CHECK of existing tables allows only delivery
-     * outcomes). Neither keeps the original body: read it ({@link #read}) before editing if it matters.
+     * <p>The original: the dead letter row is gone; the audit row keeps its {@code id} beside the new
+     * one and its headers and body as they were ({@link #readEdited} reads them back), and the journal
+     * ({@link CompletionJournal}), where the queue has one, keeps the rows its deliveries wrote
+     * ({@code dead_lettered} last). The edit writes no journal row, as it is not a delivery (and the
+     * journal's {@code outcome} CHECK of existing tables allows only delivery outcomes).
      *
      * @param newBody    the new body as text, stored as UTF-8, at most {@value #MAX_EDITED_BODY_BYTES}
      *                   bytes; null keeps the original body's bytes (a headers-only edit, e.g. of a binary body)
@@ -376,7 +403,7 @@ public final class DeadLetters {
                 edited.orderingKey(original.row().orderingKey());
             }
             newId[0] = QueueTable.insert(c, dialect, queue, sql.insert, edited.build());
-            audit.recordEdit(c, actor, queue.toString(), id, newId[0]);
+            audit.recordEdit(c, actor, queue.toString(), original, newId[0]);
             return 1;
         });
         if (newId[0] == 0) {

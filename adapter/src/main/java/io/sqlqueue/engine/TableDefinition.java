@@ -213,7 +213,11 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
      * The operators' changes to dead letters ({@link AuditTrail}), one row per committed change:
      * who, when (the database clock), what ({@code requeue}, {@code delete}, {@code edit}), on which queue, how
      * many messages, and which: their ids for a selection, the reason and exception class for a
-     * group. Clustered on {@code acted_at} where the database clusters, as rows are written at the end.
+     * group, a {@code criterion} for the JMX operations that take neither (the oldest failures, those
+     * failed before a time); an edit's row keeps the original's headers and body, which no other table
+     * keeps once the dead letter is replaced. The last three columns came with a later release, so
+     * they are nullable and added to an existing table at the next start. Clustered on
+     * {@code acted_at} where the database clusters, as rows are written at the end.
      */
     static final TableDefinition AUDIT = new TableDefinition("the audit table", List.of(
             Column.of("id", Type.IDENTITY).required(),
@@ -224,7 +228,10 @@ record TableDefinition(String what, List<Column> columns, List<String> primaryKe
             Column.of("message_count", Type.INTEGER).required(),
             Column.text("message_ids", Type.TEXT, AuditTrail.MAX_IDS_LENGTH),
             LAST_ERROR,
-            Column.text("error_class", Type.TEXT, Dialect.MAX_ERROR_CLASS_LENGTH)),
+            Column.text("error_class", Type.TEXT, Dialect.MAX_ERROR_CLASS_LENGTH),
+            Column.text("criterion", Type.TEXT, AuditTrail.MAX_CRITERION_LENGTH),
+            Column.of("original_headers", Type.LONG_TEXT),
+            Column.of("original_body", Type.BYTES)),
             List.of("id"),
             List.of(new Index("_at", Kind.CLUSTERED, List.of("acted_at"), List.of(), null)),
             false);

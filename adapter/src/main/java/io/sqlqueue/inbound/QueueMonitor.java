@@ -1,5 +1,6 @@
 package io.sqlqueue.inbound;
 
+import io.sqlqueue.engine.AuditTrail;
 import io.sqlqueue.engine.DeadLetterReason;
 import io.sqlqueue.engine.DeadLetters;
 import io.sqlqueue.engine.QueueStats;
@@ -7,6 +8,7 @@ import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.management.DeadLetterViews;
 import io.sqlqueue.management.HeaderLines;
+import io.sqlqueue.management.JmxCaller;
 import io.sqlqueue.management.PlatformMBeans;
 import io.sqlqueue.management.QueueMXBean;
 import java.sql.Connection;
@@ -166,8 +168,9 @@ final class QueueMonitor implements QueueMXBean {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1, not " + max);
         }
-        int moved = withTable((c, table) -> table.deadLetters().requeue(c, max));
-        LOG.info(() -> "requeued " + moved + " dead letters of " + queue);
+        String actor = JmxCaller.name();
+        int moved = withTable((c, table) -> table.deadLetters().requeue(c, max, actor));
+        LOG.info(() -> actor + " requeued " + moved + " dead letters of " + queue);
         consumers.forEach(QueueActivation::wake); // deliver them now, not at the next poll
         return moved;
     }
@@ -189,6 +192,12 @@ final class QueueMonitor implements QueueMXBean {
     @Override
     public DeadLetterViews.Message deadLetter(long id) {
         return withTable((c, table) -> table.deadLetters().read(c, id)).map(DeadLetterViews.Message::new).orElse(null);
+    }
+
+    @Override
+    public DeadLetterViews.Edited editedDeadLetter(long id) {
+        return withTable((c, table) -> table.deadLetters().readEdited(c, id)).map(DeadLetterViews.Edited::new)
+                .orElse(null);
     }
 
     @Override
@@ -233,8 +242,11 @@ final class QueueMonitor implements QueueMXBean {
         if (limit < 1 || limit > DeadLetters.MAX_PAGE) {
             throw new IllegalArgumentException("limit must be 1 to " + DeadLetters.MAX_PAGE + ", not " + limit);
         }
-        return withTable((c, table) -> table.deadLetters().auditTrail().recent(c, table.name().toString(), limit)).stream()
-                .map(DeadLetterViews.Audit::new).toArray(DeadLetterViews.Audit[]::new);
+        return withTable((c, table) -> {
+            AuditTrail audit = table.deadLetters().auditTrail();
+            audit.createIfMissing(c); // a table of an earlier release gains the columns read here
+            return audit.recent(c, table.name().toString(), limit);
+        }).stream().map(DeadLetterViews.Audit::new).toArray(DeadLetterViews.Audit[]::new);
     }
 
     /** The ids of a JMX call as the engine takes them; the engine checks their number. */
@@ -270,8 +282,9 @@ final class QueueMonitor implements QueueMXBean {
         if (age.isNegative()) {
             throw new IllegalArgumentException("olderThan must not be negative: " + olderThan);
         }
-        int purged = withTable((c, table) -> table.deadLetters().purgeFailedBefore(c, Instant.now().minus(age)));
-        LOG.info(() -> "purged " + purged + " dead letters of " + queue + " older than " + age);
+        String actor = JmxCaller.name();
+        int purged = withTable((c, table) -> table.deadLetters().purgeFailedBefore(c, Instant.now().minus(age), actor));
+        LOG.info(() -> actor + " purged " + purged + " dead letters of " + queue + " older than " + age);
         return purged;
     }
 }

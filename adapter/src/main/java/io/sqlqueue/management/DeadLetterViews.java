@@ -5,6 +5,7 @@ import io.sqlqueue.engine.DeadLetter;
 import io.sqlqueue.engine.DeadLetterGroup;
 import io.sqlqueue.engine.DeadLetterMessage;
 import io.sqlqueue.engine.DeadLetterReason;
+import io.sqlqueue.engine.EditedDeadLetter;
 import io.sqlqueue.engine.JournalEntry;
 import java.time.Instant;
 
@@ -177,7 +178,8 @@ public final class DeadLetterViews {
 
     /**
      * An audit row: items {@code id, actedAt, actor, operation, queue, count, messageIds} (a
-     * selection's), {@code reason} and {@code errorClass} (a group's).
+     * selection's, or an edit's {@code "<old> -> <new>"}), {@code reason} and {@code errorClass} (a
+     * group's), {@code criterion} (a JMX operation's choice, e.g. {@code oldest failures first}).
      */
     public static final class Audit {
         private final AuditEntry entry;
@@ -222,6 +224,46 @@ public final class DeadLetterViews {
         public String getErrorClass() {
             DeadLetterReason group = entry.group();
             return group == null ? null : group.errorClass();
+        }
+
+        /** Which dead letters a JMX operation chose, when neither ids nor a group say it; else null. */
+        public String getCriterion() {
+            return entry.criterion();
+        }
+    }
+
+    /**
+     * A dead letter requeued edited as a new message, as it was: items {@code edit} (its
+     * {@link Audit} row, whose {@code messageIds} are {@code "<old> -> <new>"}), {@code headers}
+     * (the original's column as stored, or null), {@code headerLines} ({@link HeaderLines}),
+     * {@code body} (the original's bytes; null for an edit audited by a release that did not keep
+     * it) and {@code history} (the journal's rows for the original's id, {@link Journal}).
+     */
+    public static final class Edited {
+        private final EditedDeadLetter edited;
+
+        public Edited(EditedDeadLetter edited) {
+            this.edited = edited;
+        }
+
+        public Audit getEdit() {
+            return new Audit(edited.edit());
+        }
+
+        public String getHeaders() {
+            return edited.headers();
+        }
+
+        public String getHeaderLines() {
+            return HeaderLines.format(edited.headerMap());
+        }
+
+        public byte[] getBody() {
+            return edited.body() == null ? null : edited.body().clone();
+        }
+
+        public Journal[] getHistory() {
+            return edited.history().stream().map(Journal::new).toArray(Journal[]::new);
         }
     }
 }

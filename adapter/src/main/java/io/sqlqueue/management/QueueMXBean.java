@@ -41,7 +41,9 @@ public interface QueueMXBean {
      * Moves up to {@code max} dead letters, oldest failure first, back into the queue, ready now
      * with their attempts reset (and a new id). Works in batches, one transaction each; a failure
      * leaves the batches before it moved and reports the error. A dead letter whose dedup key is
-     * queued already stays where it is.
+     * queued already stays where it is. Each batch's transaction writes its audit row (operation
+     * {@code requeue}, criterion {@code oldest failures first}) naming the caller ({@link JmxCaller}:
+     * the JMX connector's principal, else {@code jmx}).
      *
      * @return how many were moved
      */
@@ -49,7 +51,9 @@ public interface QueueMXBean {
 
     /**
      * Deletes the dead letters that failed longer ago than {@code olderThan}, an ISO-8601
-     * duration such as {@code P7D} or {@code PT12H}, in batches, one transaction each.
+     * duration such as {@code P7D} or {@code PT12H}, in batches, one transaction each, which writes
+     * its audit row (operation {@code delete}, criterion {@code failed before <instant>}) naming the
+     * caller as {@link #requeueDeadLetters(int)} does.
      *
      * @return how many were deleted
      */
@@ -80,6 +84,14 @@ public interface QueueMXBean {
     DeadLetterViews.Message deadLetter(long id);
 
     /**
+     * The dead letter {@code id} as it was before an operator requeued it edited as a new message
+     * ({@link #requeueEditedDeadLetter}): the edit's audit row, the original's headers and body, and
+     * its journal history ({@link DeadLetterViews.Edited}'s items); null when no edit replaced a dead
+     * letter with this id. Brings the audit table of an earlier release up to date first.
+     */
+    DeadLetterViews.Edited editedDeadLetter(long id);
+
+    /**
      * Moves the dead letters with these ids (1 to 500) back into the queue, as
      * {@link #requeueDeadLetters(int)} does, in one transaction that writes the audit row naming
      * {@code actor} and the ids.
@@ -98,8 +110,8 @@ public interface QueueMXBean {
 
     /**
      * Requeues dead letter {@code id} as a new message with an edited body and/or headers, deleting
-     * the dead letter and writing the audit row (operation {@code edit}, ids {@code "<old> -> <new>"})
-     * in one transaction. The new message keeps the original's priority and ordering key and has no
+     * the dead letter and writing the audit row (operation {@code edit}, ids {@code "<old> -> <new>"},
+     * the original's headers and body, which {@link #editedDeadLetter} reads back) in one transaction. The new message keeps the original's priority and ordering key and has no
      * dedup key; see {@code DeadLetters.requeueEdited}.
      *
      * @param body    the new text body (UTF-8), or null to keep the original's bytes
@@ -115,7 +127,10 @@ public interface QueueMXBean {
     /** Deletes the dead letters of one group in batches, each with its audit row; returns how many. */
     int deleteDeadLetterGroup(String reason, String errorClass, String actor);
 
-    /** The newest {@code limit} (1 to 500) audit rows of this queue, newest first ({@link DeadLetterViews.Audit}'s items). */
+    /**
+     * The newest {@code limit} (1 to 500) audit rows of this queue, newest first
+     * ({@link DeadLetterViews.Audit}'s items). Brings the audit table of an earlier release up to date first.
+     */
     DeadLetterViews.Audit[] auditTrail(int limit);
 
     /**

@@ -302,13 +302,103 @@ abstract class DeadLetterConsoleContract {
             }
         }
         assertEquals(List.of(java.util.Arrays.asList("edit", "alice", 1, id + " -> " + newId, null, null)), auditRows());
+        assertOriginalKept(id, "old", Map.of("type", "order"));
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM "
                 + queue.dialect().qualified(journal.name()) + " WHERE message_id = " + id + " AND outcome = 'dead_lettered'")) {
             assertTrue(rs.next());
             assertEquals(1, rs.getInt(1), "the original's journal row stays");
         }
+        EditedDeadLetter original = queue.deadLetters().readEdited(connection, id).orElseThrow();
+        assertEquals("old", new String(original.body(), StandardCharsets.UTF_8));
+        assertEquals(Map.of("type", "order"), original.headerMap());
+        assertEquals("alice", original.edit().actor());
+        assertEquals(AuditTrail.EDIT, original.edit().operation());
+        assertEquals(id + " -> " + newId, original.edit().messageIds());
+        assertEquals(List.of(JournalEntry.Outcome.DEAD_LETTERED),
+                original.history().stream().map(JournalEntry::outcome).toList(), "its journal rows");
+        assertTrue(queue.deadLetters().readEdited(connection, newId).isEmpty(), "the new message was not edited");
         assertTrue(queue.deadLetters().requeueEdited(connection, id, "again", null, "alice").isEmpty(), "gone");
         assertEquals(1, auditRows().size(), "nothing edited, nothing audited");
+        assertTrue(connection.getAutoCommit(), "auto-commit restored");
+    }
+
+    /** The edit's audit row of dead letter {@code id}, in SQL, holds its original body and headers. */
+    private void assertOriginalKept(long id, String body, Map<String, String> headers) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT original_body, original_headers FROM "
+                + queue.dialect().qualified(queue.deadLetters().auditTrail().name())
+                + " WHERE queue_name = ? AND operation = 'edit' AND message_ids LIKE ?")) {
+            ps.setString(1, queue.name().toString());
+            ps.setString(2, id + " -> %");
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "the edit's audit row");
+                assertEquals(body, new String(rs.getBytes(1), StandardCharsets.UTF_8), "the original's body");
+                assertEquals(headers, HeadersJson.read(rs.getString(2)), "the original's headers");
+                assertTrue(!rs.next(), "one edit");
+            }
+        }
+    }
+
+    /**
+     * An audit table of the release before edits kept their original (and the JMX operations were
+     * audited) gains the nullable columns at the next change, keeping its rows, and an edit then
+     * keeps its original there.
+     */
+    @Test
+    void anAuditTableOfTheEarlierShapeGainsTheNewColumnsKeepingItsRows() throws SQLException {
+        AuditTrail audit = queue.deadLetters().auditTrail();
+        audit.createIfMissing(connection);
+        String t = queue.dialect().qualified(audit.name());
+        try (Statement s = connection.createStatement()) {
+            for (String column : new String[] {"criterion", "original_headers", "original_body"}) {
+                s.execute("ALTER TABLE " + t + " DROP COLUMN " + column);
+            }
+            s.execute("INSERT INTO " + t + " (actor, operation, queue_name, message_count, message_ids) VALUES"
+                    + " ('earlier', 'delete', '" + queue.name() + "', 1, '7')");
+        }
+        long id = deadLetter(BOOM, OutgoingMessage.text("original").header("v", "1").build());
+
+        long newId = queue.deadLetters().requeueEdited(connection, id, "edited", null, "alice").orElseThrow();
+        audit.createIfMissing(connection); // again, as every later start does: nothing left to change
+
+        assertOriginalKept(id, "original", Map.of("v", "1"));
+        List<AuditEntry> recent = audit.recent(connection, queue.name().toString(), 10);
+        assertEquals(List.of(id + " -> " + newId, "7"), recent.stream().map(AuditEntry::messageIds).toList(),
+                "the earlier row kept");
+        assertNull(recent.get(1).criterion());
+        assertNull(recent.get(1).group(), "a selection's row");
+    }
+
+    /**
+     * The JMX operations (the oldest requeued, those failed before a time purged) write an audit row
+     * per batch naming the actor and their criterion, and none for a batch that changed nothing.
+     */
+    @Test
+    void theRequeueOfTheOldestAndThePurgeAreAuditedPerBatchWithTheirCriterion() throws SQLException {
+        deadLetter(BOOM, "a", "b", "c");
+        DeadLetters inPairs = queue.deadLetters().withBatchSizes(2, 2);
+
+        assertEquals(3, inPairs.requeue(connection, 10, "jmx"));
+        assertEquals(Set.of("a", "b", "c"), bodies(queue.name()));
+        assertEquals(3, queue.claim(connection, 10).size());
+        deadLetter(BAD_INPUT, "p1", "p2", "p3");
+        Instant cutoff = Instant.now().plus(Duration.ofHours(1));
+        assertEquals(3, inPairs.purgeFailedBefore(connection, cutoff, "carol"));
+        assertEquals(0, inPairs.purgeFailedBefore(connection, cutoff, "carol"), "nothing left");
+        assertEquals(0, inPairs.requeue(connection, 10, "jmx"), "nothing left");
+
+        assertEquals(Set.of(), bodies(queue.deadLetterName()));
+        assertEquals(List.of(
+                java.util.Arrays.asList("requeue", "jmx", 2, null, null, null),
+                java.util.Arrays.asList("requeue", "jmx", 1, null, null, null),
+                java.util.Arrays.asList("delete", "carol", 2, null, null, null),
+                java.util.Arrays.asList("delete", "carol", 1, null, null, null)), auditRows(), "one row per batch");
+        List<AuditEntry> recent = queue.deadLetters().auditTrail().recent(connection, queue.name().toString(), 10);
+        String failedBefore = "failed before " + cutoff;
+        assertEquals(List.of(failedBefore, failedBefore, AuditTrail.OLDEST_FIRST, AuditTrail.OLDEST_FIRST),
+                recent.stream().map(AuditEntry::criterion).toList());
+        assertTrue(recent.stream().allMatch(e -> e.group() == null), "neither a group's");
+        assertThrows(IllegalArgumentException.class, () -> inPairs.requeue(connection, 10, " "));
+        assertThrows(IllegalArgumentException.class, () -> inPairs.purgeFailedBefore(connection, cutoff, ""));
         assertTrue(connection.getAutoCommit(), "auto-commit restored");
     }
 

@@ -482,7 +482,7 @@ abstract class QueueContract {
             assertTrue(rs.next());
             assertEquals("k", rs.getString(1), "the dead letter keeps its ordering key");
         }
-        assertEquals(1, q.deadLetters().requeue(connection, 10));
+        assertEquals(1, q.deadLetters().requeue(connection, 10, "ops"));
         List<QueueMessage> requeued = ordered.claim(connection, 10);
         assertEquals(List.of("poison"), texts(requeued));
         assertEquals("k", requeued.get(0).orderingKey(), "and so does the requeued message");
@@ -1340,7 +1340,7 @@ abstract class QueueContract {
         q.send(connection, OutgoingMessage.text("queued").dedupKey("K-1").build());
         q.send(connection, OutgoingMessage.text("queued too").dedupKey("k-1 ").build());
 
-        assertEquals(1, q.deadLetters().requeue(connection, 10), "no queued message has exactly its key");
+        assertEquals(1, q.deadLetters().requeue(connection, 10, "ops"), "no queued message has exactly its key");
 
         assertEquals(0, deadLetterRowsOf(q));
         assertEquals(Set.of("dead", "queued", "queued too"), new HashSet<>(texts(q.claim(connection, 10))));
@@ -2089,7 +2089,7 @@ abstract class QueueContract {
         }
         assertEquals(new QueueStats(0, 0, 0, 2, Duration.ZERO, 0), q.stats(connection));
 
-        assertEquals(2, q.deadLetters().requeue(connection, 10));
+        assertEquals(2, q.deadLetters().requeue(connection, 10, "ops"));
 
         QueueStats stats = q.stats(connection);
         assertEquals(2, stats.ready(), "ready at once");
@@ -2127,11 +2127,11 @@ abstract class QueueContract {
             setTime(q, q.deadLetterName(), "failed_at", ids.get(i), now.minus(minutesAgo[i], ChronoUnit.MINUTES));
         }
 
-        assertEquals(2, q.deadLetters().requeue(connection, 2));
+        assertEquals(2, q.deadLetters().requeue(connection, 2, "ops"));
 
         assertEquals(Set.of("m3", "m1"), new HashSet<>(texts(drain(q))));
         assertEquals(Set.of("m0", "m2", "m4"), bodies(q, q.deadLetterName()));
-        assertEquals(1, q.deadLetters().requeue(connection, 1));
+        assertEquals(1, q.deadLetters().requeue(connection, 1, "ops"));
         assertEquals(List.of("m4"), texts(drain(q)));
     }
 
@@ -2142,14 +2142,14 @@ abstract class QueueContract {
         DeadLetters inPairs = q.deadLetters().withBatchSizes(2, 2);
 
         CommitSpy spy = CommitSpy.on(connection);
-        assertEquals(5, inPairs.requeue(spy.connection(), 5), "max larger than a batch, smaller than the table");
-        assertEquals(3, spy.commits(), "one transaction per batch: 2 + 2 + 1");
+        assertEquals(5, inPairs.requeue(spy.connection(), 5, "ops"), "max larger than a batch, smaller than the table");
+        assertEquals(4, spy.commits(), "the audit table's creation, then one transaction per batch: 2 + 2 + 1");
         assertTrue(connection.getAutoCommit(), "auto-commit restored");
 
         connection.setAutoCommit(false);
         spy = CommitSpy.on(connection);
-        assertEquals(2, inPairs.requeue(spy.connection(), 100));
-        assertEquals(2, spy.commits(), "a full batch, then an empty one that ends the work");
+        assertEquals(2, inPairs.requeue(spy.connection(), 100, "ops"));
+        assertEquals(3, spy.commits(), "the audit table's creation, a full batch, then an empty one that ends the work");
         assertFalse(connection.getAutoCommit(), "manual commit restored");
         connection.setAutoCommit(true);
 
@@ -2165,10 +2165,11 @@ abstract class QueueContract {
     void aFailedRequeueBatchIsRolledBackAndTheCommittedOnesStay() throws SQLException {
         QueueTable q = oneAttemptQueue();
         deadLetter(q, texts("a", "b", "c", "d", "e", "f", "g"));
-        CommitSpy spy = CommitSpy.failingCommit(connection, 3); // the third batch has moved its rows, uncommitted
+        // the first commit is the audit table's creation; at the fourth the third batch has moved its rows, uncommitted
+        CommitSpy spy = CommitSpy.failingCommit(connection, 4);
 
         SQLException e = assertThrows(SQLException.class,
-                () -> q.deadLetters().withBatchSizes(2, 2).requeue(spy.connection(), 100));
+                () -> q.deadLetters().withBatchSizes(2, 2).requeue(spy.connection(), 100, "ops"));
 
         assertTrue(e.getMessage().contains("simulated"), e.getMessage());
         assertTrue(connection.getAutoCommit(), "auto-commit restored after the failure");
@@ -2178,7 +2179,7 @@ abstract class QueueContract {
         everywhere.addAll(bodies(q, q.deadLetterName()));
         assertEquals(Set.of("a", "b", "c", "d", "e", "f", "g"), everywhere, "nothing lost, nothing in both tables");
 
-        assertEquals(3, q.deadLetters().requeue(connection, 100), "the rest moves on the next try");
+        assertEquals(3, q.deadLetters().requeue(connection, 100, "ops"), "the rest moves on the next try");
     }
 
     @Test
@@ -2192,11 +2193,11 @@ abstract class QueueContract {
                 OutgoingMessage.text("e").dedupKey("k3").build())); // a younger twin of d
         q.send(connection, OutgoingMessage.text("live").dedupKey("k1").build());
 
-        assertEquals(3, q.deadLetters().requeue(connection, 100), "b, c and the older k3");
+        assertEquals(3, q.deadLetters().requeue(connection, 100, "ops"), "b, c and the older k3");
 
         assertEquals(Set.of("a", "e"), bodies(q, q.deadLetterName()), "kept, not lost");
         assertEquals(Set.of("live", "b", "c", "d"), new HashSet<>(texts(drain(q))));
-        assertEquals(2, q.deadLetters().requeue(connection, 100), "the keys are free once consumed");
+        assertEquals(2, q.deadLetters().requeue(connection, 100, "ops"), "the keys are free once consumed");
         assertEquals(Set.of("a", "e"), new HashSet<>(texts(drain(q))));
         assertEquals(0, deadLetterRowsOf(q));
     }
@@ -2211,7 +2212,7 @@ abstract class QueueContract {
             q.send(sender, OutgoingMessage.text("live").dedupKey("k").build()); // not yet committed
             Future<Integer> requeue = pool.submit(() -> {
                 try (Connection c = database().connect()) {
-                    return q.deadLetters().requeue(c, 10);
+                    return q.deadLetters().requeue(c, 10, "ops");
                 }
             });
             // Give the requeue time to reach the key the sender holds (where the database makes it
@@ -2241,13 +2242,13 @@ abstract class QueueContract {
 
         CommitSpy spy = CommitSpy.on(connection);
         assertEquals(5, q.deadLetters().withBatchSizes(2, 2).purgeFailedBefore(spy.connection(),
-                Instant.now().minus(Duration.ofDays(1))));
-        assertEquals(3, spy.commits(), "one transaction per batch: 2 + 2 + 1");
+                Instant.now().minus(Duration.ofDays(1)), "ops"));
+        assertEquals(4, spy.commits(), "the audit table's creation, then one transaction per batch: 2 + 2 + 1");
         assertTrue(connection.getAutoCommit());
         assertEquals(Set.of("new 1", "new 2"), bodies(q, q.deadLetterName()));
 
-        assertEquals(0, q.deadLetters().purgeFailedBefore(connection, Instant.now().minus(Duration.ofDays(1))));
-        assertEquals(2, q.deadLetters().purgeFailedBefore(connection, Instant.now().plus(Duration.ofHours(1))));
+        assertEquals(0, q.deadLetters().purgeFailedBefore(connection, Instant.now().minus(Duration.ofDays(1)), "ops"));
+        assertEquals(2, q.deadLetters().purgeFailedBefore(connection, Instant.now().plus(Duration.ofHours(1)), "ops"));
         assertEquals(0, deadLetterRowsOf(q));
         assertEquals(1, count(q.dialect().qualified(q.name())));
     }
@@ -2429,8 +2430,8 @@ abstract class QueueContract {
     @Test
     void operatorToolsRejectBadArgumentsBeforeAnySql() throws SQLException {
         CompletionJournal journal = newJournal(queue);
-        assertThrows(IllegalArgumentException.class, () -> queue.deadLetters().requeue(connection, 0));
-        assertThrows(NullPointerException.class, () -> queue.deadLetters().purgeFailedBefore(connection, null));
+        assertThrows(IllegalArgumentException.class, () -> queue.deadLetters().requeue(connection, 0, "ops"));
+        assertThrows(NullPointerException.class, () -> queue.deadLetters().purgeFailedBefore(connection, null, "ops"));
         assertThrows(IllegalArgumentException.class, () -> journal.deleteOlderThan(connection, Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> journal.perMinuteTimingsSql(Duration.ofSeconds(59)));
         Instant t = Instant.now();

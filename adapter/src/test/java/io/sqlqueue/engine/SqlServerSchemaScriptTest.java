@@ -78,6 +78,8 @@ class SqlServerSchemaScriptTest {
                 }
                 s.execute("IF SCHEMA_ID(N'" + schema + "') IS NOT NULL DROP SCHEMA " + schema);
             }
+            s.execute("IF OBJECT_ID(N'dbo." + AuditTrail.TABLE + "', N'U') IS NOT NULL DELETE FROM dbo."
+                    + AuditTrail.TABLE + " WHERE queue_name IN ('" + scripted + "', '" + own + "')");
             if (subscribed) {
                 s.execute("DELETE FROM dbo." + Topic.SUBSCRIPTIONS + " WHERE topic = 's' AND name = '" + suffix + "'");
             }
@@ -318,23 +320,43 @@ class SqlServerSchemaScriptTest {
 
     @Test
     void theScriptMakesTheSubscriptionsTableTheAdapterMakes() throws Exception {
-        assertTheScriptMakesTheSchemasTable(Topic.SUBSCRIPTIONS,
+        assertTheScriptMakesTheSchemasTable(Topic.SUBSCRIPTIONS, () -> { },
                 () -> new Topic(Dialect.of(connection), ownSchema + ".prices").createIfMissing(connection));
     }
 
     @Test
     void theScriptMakesTheAuditTableTheAdapterMakes() throws Exception {
-        assertTheScriptMakesTheSchemasTable(AuditTrail.TABLE,
+        assertTheScriptMakesTheSchemasTable(AuditTrail.TABLE, () -> { },
                 () -> new AuditTrail(QueueTable.open(connection, ownSchema + ".q")).createIfMissing(connection));
     }
 
-    /** A table of which a schema has one: the script run twice in one schema, the adapter's {@code make} in another. */
-    private void assertTheScriptMakesTheSchemasTable(String table, SqlAction make) throws Exception {
+    /**
+     * An audit table the script made before the JMX operations were audited and edits kept their
+     * original gains criterion, original_headers and original_body when it runs again: the adapter's table.
+     */
+    @Test
+    void theScriptBringsAnAuditTableOfTheReleaseBeforeOriginalsToTheAdaptersShape() throws Exception {
+        assertTheScriptMakesTheSchemasTable(AuditTrail.TABLE, () -> {
+            try (Statement s = connection.createStatement()) {
+                for (String column : new String[] {"criterion", "original_headers", "original_body"}) {
+                    s.execute("ALTER TABLE " + scriptedSchema + "." + AuditTrail.TABLE + " DROP COLUMN " + column);
+                }
+            }
+        }, () -> new AuditTrail(QueueTable.open(connection, ownSchema + ".q")).createIfMissing(connection));
+    }
+
+    /**
+     * A table of which a schema has one: the script run twice in one schema ({@code betweenRuns}
+     * between the two), the adapter's {@code make} in another.
+     */
+    private void assertTheScriptMakesTheSchemasTable(String table, SqlAction betweenRuns, SqlAction make)
+            throws Exception {
         try (Statement s = connection.createStatement()) {
             s.execute("CREATE SCHEMA " + scriptedSchema);
             s.execute("CREATE SCHEMA " + ownSchema);
         }
         runScript(scriptedSchema);
+        betweenRuns.run();
         runScript(scriptedSchema);
         make.run();
         List<String> expected = catalogOf(ownSchema + "." + table);
@@ -416,10 +438,14 @@ class SqlServerSchemaScriptTest {
             member.commit();
             member.setAutoCommit(true);
 
-            assertEquals(1, queue.deadLetters().requeue(member, 10));
+            assertEquals(1, queue.deadLetters().requeue(member, 10, "member"));
             assertEquals(List.of("fails"), queue.claim(member, 10).stream().map(QueueMessage::text).toList());
-            assertEquals(0, queue.deadLetters().purgeFailedBefore(member, java.time.Instant.now().plusSeconds(3600)),
-                    "requeued: none left to purge");
+            assertEquals(0, queue.deadLetters().purgeFailedBefore(member, java.time.Instant.now().plusSeconds(3600),
+                    "member"), "requeued: none left to purge");
+            List<AuditEntry> audited = queue.deadLetters().auditTrail().recent(member, queue.name().toString(), 10);
+            assertEquals(1, audited.size(), "the requeue's audit row in the script's table; none for a purge of nothing");
+            assertEquals(List.of("member", AuditTrail.REQUEUE, 1, AuditTrail.OLDEST_FIRST), List.of(audited.get(0).actor(),
+                    audited.get(0).operation(), audited.get(0).count(), audited.get(0).criterion()));
             assertEquals(1, journal.deleteOlderThan(member, java.time.Duration.ofDays(1)));
             assertEquals(new QueueStats(0, 0, 0, 0, java.time.Duration.ZERO, 0), queue.stats(member));
 

@@ -38,6 +38,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -1224,6 +1225,15 @@ abstract class InboundContract {
         assertEquals(10, ManagementFactory.getPlatformMBeanServer().invoke(queueName, "purgeDeadLetters",
                 new Object[] {"PT0S"}, new String[] {"java.lang.String"}));
         assertEquals(0, rows("dlq"));
+        // each change through JMX has its audit row; an in-process caller has no principal: "jmx"
+        javax.management.openmbean.CompositeData[] audit = (javax.management.openmbean.CompositeData[])
+                ManagementFactory.getPlatformMBeanServer().invoke(queueName, "auditTrail", new Object[] {10},
+                        new String[] {"int"});
+        assertEquals(List.of(List.of("delete", "jmx", 10), List.of("requeue", "jmx", 10)), Arrays.stream(audit)
+                .map(a -> List.of(a.get("operation"), a.get("actor"), a.get("count"))).toList(),
+                "newest first; the purge of nothing wrote no row");
+        assertEquals("oldest failures first", audit[1].get("criterion"));
+        assertTrue(String.valueOf(audit[0].get("criterion")).startsWith("failed before "), audit[0].toString());
 
         adapter.endpointDeactivation(factory, (QueueActivationSpec) active.get(0)[1]);
         active.clear();

@@ -42,7 +42,7 @@ public class DeadLettersServlet extends ConsoleServlet {
         try {
             groups(page, beans.groups(queue), q, queue, csrf);
             list(page, beans.page(queue, group, offset, PAGE_SIZE), q, queue, group, offset, csrf);
-            audit(page, beans.audit(queue, 20));
+            audit(page, queue, beans.audit(queue, 20));
         } catch (ConsoleException e) {
             page.raw("<p class=\"error\">").text(e.getMessage()).raw("</p>");
         }
@@ -107,18 +107,25 @@ public class DeadLettersServlet extends ConsoleServlet {
         page.raw("</p>");
     }
 
-    private static void audit(Page page, CompositeData[] rows) {
+    private static void audit(Page page, ObjectName queue, CompositeData[] rows) {
         if (rows.length == 0) {
             return;
         }
         page.raw("<h2>Recent changes</h2><table><tr><th>When</th><th>Who</th><th>What</th><th>Messages</th>"
                 + "<th>Which</th></tr>");
         for (CompositeData a : rows) {
-            String which = a.get("messageIds") != null ? "ids " + a.get("messageIds")
+            String ids = (String) a.get("messageIds");
+            String which = ids != null ? "ids " + ids : a.get("criterion") != null ? (String) a.get("criterion")
                     : "reason " + orDash(a.get("reason")) + " · " + orDash(a.get("errorClass"));
             page.raw("<tr><td>").text(when(a.get("actedAt"))).raw("</td><td>").text(a.get("actor")).raw("</td><td>")
                     .text(a.get("operation")).raw("</td><td class=\"n\">").text(a.get("count")).raw("</td><td>")
-                    .text(which).raw("</td></tr>");
+                    .text(which);
+            if ("edit".equals(a.get("operation")) && ids != null && ids.contains(" -> ")) {
+                // an edit's ids are "<old> -> <new>": the message page of the old id shows the original
+                page.raw(" <a href=\"message?queue=").text(encode(queue.getCanonicalName()) + "&id="
+                        + ids.substring(0, ids.indexOf(" -> "))).raw("\">original</a>");
+            }
+            page.raw("</td></tr>");
         }
         page.raw("</table>");
     }

@@ -121,6 +121,15 @@ public final class QueueBeans {
         return (CompositeData) invoke(queue, "deadLetter", new Object[] {id}, new String[] {"long"});
     }
 
+    /**
+     * A dead letter requeued edited, as it was: items edit (an audit row, as {@link #audit}), headers,
+     * headerLines, body (null when the edit's release kept none) and history; null when no edit
+     * replaced a dead letter with this id.
+     */
+    public CompositeData edited(ObjectName queue, long id) {
+        return (CompositeData) invoke(queue, "editedDeadLetter", new Object[] {id}, new String[] {"long"});
+    }
+
     /** Requeues the dead letters with these ids; returns how many moved. */
     public int requeue(ObjectName queue, long[] ids, String actor) {
         return (Integer) invoke(queue, "requeueSelectedDeadLetters", new Object[] {ids, actor}, IDS_AND_ACTOR);
@@ -153,7 +162,10 @@ public final class QueueBeans {
                 new Object[] {group.reason(), group.errorClass(), actor}, GROUP_AND_ACTOR);
     }
 
-    /** The newest audit rows of the queue: items id, actedAt, actor, operation, queue, count, messageIds, reason, errorClass. */
+    /**
+     * The newest audit rows of the queue: items id, actedAt, actor, operation, queue, count, messageIds,
+     * reason, errorClass, criterion.
+     */
     public CompositeData[] audit(ObjectName queue, int limit) {
         return (CompositeData[]) invoke(queue, "auditTrail", new Object[] {limit}, new String[] {"int"});
     }

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,7 +20,9 @@ import javax.sql.DataSource;
  * The console test's hands in the server (the H2 database lives there): {@code POST seed?bad=B&down=D}
  * sends that many messages through the engine for {@link FailingWhileToldBean} to dead-letter;
  * {@code POST seed?failing=false} lets it take them; {@code GET seed} answers what the tables show
- * in SQL, as {@code name=value} lines ({@code doneFixed}: the edited message, taken), the audit rows as {@code audit=operation actor count ids|reason}.
+ * in SQL, as {@code name=value} lines ({@code doneFixed}: the edited message, taken), the audit rows as
+ * {@code audit=operation actor count ids|reason}, and each edit's kept original as
+ * {@code editOriginal=ids body headers}.
  */
 @WebServlet("/seed")
 public class ConsoleSeed extends HttpServlet {
@@ -63,12 +66,22 @@ public class ConsoleSeed extends HttpServlet {
                     .append("\nbadDeadLetters=").append(count(s, "SELECT COUNT(*) FROM \"" + QUEUE + "_dlq\""
                             + " WHERE error_class = 'java.lang.IllegalArgumentException'"))
                     .append('\n');
-            try (ResultSet rs = s.executeQuery("SELECT operation, actor, message_count, message_ids, error_class"
-                    + " FROM \"sqlqueue_audit\" WHERE queue_name = '" + QUEUE + "' ORDER BY id")) {
-                while (rs.next()) {
-                    out.append("audit=").append(rs.getString(1)).append(' ').append(rs.getString(2)).append(' ')
-                            .append(rs.getInt(3)).append(' ')
-                            .append(rs.getString(4) != null ? rs.getString(4) : rs.getString(5)).append('\n');
+            try {
+                try (ResultSet rs = s.executeQuery("SELECT operation, actor, message_count, message_ids, error_class"
+                        + " FROM \"sqlqueue_audit\" WHERE queue_name = '" + QUEUE + "' ORDER BY id")) {
+                    while (rs.next()) {
+                        out.append("audit=").append(rs.getString(1)).append(' ').append(rs.getString(2)).append(' ')
+                                .append(rs.getInt(3)).append(' ')
+                                .append(rs.getString(4) != null ? rs.getString(4) : rs.getString(5)).append('\n');
+                    }
+                }
+                try (ResultSet rs = s.executeQuery("SELECT message_ids, original_body, original_headers FROM"
+                        + " \"sqlqueue_audit\" WHERE queue_name = '" + QUEUE + "' AND operation = 'edit' ORDER BY id")) {
+                    while (rs.next()) {
+                        out.append("editOriginal=").append(rs.getString(1)).append(' ')
+                                .append(new String(rs.getBytes(2), StandardCharsets.UTF_8)).append(' ')
+                                .append(rs.getString(3)).append('\n');
+                    }
                 }
             } catch (SQLException e) {
                 out.append("auditUnreadable=").append(e.getMessage()).append('\n'); // none before the first change

@@ -160,6 +160,9 @@ class DeadLetterConsoleIT {
             String edited = chromium.evaluate("document.querySelector('a[href^=\"message\"]').textContent");
             chromium.evaluate("(document.querySelector('a[href^=\"message\"]').click(), 'ok')");
             awaitText(chromium, "Requeue as a new message");
+            String originalBody = chromium.evaluate("document.querySelector('form input[name=action][value=edit]')"
+                    + ".form.body.value");
+            assertTrue(originalBody.startsWith("down order "), originalBody);
             assertEquals("submitted", chromium.evaluate("(() => { const f = document.querySelector("
                     + "'form input[name=action][value=edit]').form; f.body.value = '" + ConsoleSeed.FIXED + "';"
                     + " f.headers.value = 'customer=c9\\nfixed=yes'; f.submit(); return 'submitted'; })()"));
@@ -172,6 +175,20 @@ class DeadLetterConsoleIT {
             List<String> audit = afterEdit.get("audit");
             assertEquals(3, audit.size(), afterEdit.toString());
             assertTrue(audit.get(2).matches("edit " + ADMIN + " 1 " + edited + " -> \\d+"), audit.get(2));
+            List<String> originals = afterEdit.get("editOriginal");
+            assertEquals(1, originals == null ? 0 : originals.size(), afterEdit.toString());
+            assertTrue(originals.get(0).matches(edited + " -> \\d+ " + originalBody + " \\{.*\"customer\".*\\}"),
+                    "the database keeps the original's body and headers: " + originals.get(0));
+
+            // the audit table's link shows the original on the old id's message page
+            assertEquals("ok", chromium.evaluate("(() => { for (const a of document.querySelectorAll('a')) {"
+                    + " if (a.textContent === 'original') { a.click(); return 'ok'; } } return 'no link'; })()"));
+            awaitText(chromium, "Dead letter " + edited + " of " + ConsoleSeed.QUEUE + ", requeued edited");
+            String original = text(chromium);
+            assertTrue(original.contains(originalBody), "the original body: " + original);
+            assertTrue(original.contains("\"customer\""), "the original headers: " + original);
+            assertTrue(original.contains("Edited by " + ADMIN), original);
+            assertTrue(original.contains("dead_lettered"), "its journal row: " + original);
         }
     }
 
