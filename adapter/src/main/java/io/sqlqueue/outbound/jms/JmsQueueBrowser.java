@@ -136,12 +136,14 @@ final class JmsQueueBrowser implements QueueBrowser {
 
         @Override
         public boolean hasMoreElements() {
+            try {
+                open("QueueBrowser enumeration"); // even with a page in hand: closed means closed
+            } catch (IllegalStateException e) {
+                throw new IllegalStateRuntimeException(e.getMessage(), e.getErrorCode(), e);
+            }
             if (page.isEmpty() && !ended) {
                 try {
-                    open("QueueBrowser enumeration");
                     page.addAll(queues.next(browse));
-                } catch (IllegalStateException e) {
-                    throw new IllegalStateRuntimeException(e.getMessage(), e.getErrorCode(), e);
                 } catch (QueueException e) {
                     throw Refusals.runtime(failed(e));
                 }
