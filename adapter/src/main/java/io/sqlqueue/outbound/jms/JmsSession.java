@@ -216,7 +216,7 @@ final class JmsSession implements Session {
         }
     }
 
-    // ---- what the sender does not offer (but browsers) ---------------------------------------------------------------
+    // ---- browsers, and what the sender does not offer ------------------------------------------------
 
     @Override
     public MessageListener getMessageListener() throws JMSException {
