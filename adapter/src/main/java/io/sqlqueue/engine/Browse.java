@@ -26,9 +26,10 @@ import java.util.Objects;
  * at a time from after the last row read (a keyset on the dequeue order, so a page costs the same
  * however deep it is), so a message consumed meanwhile may still be shown and a message sent
  * meanwhile shows when it falls after the place reached, as the Jakarta Messaging specification
- * allows. Reading locks nothing and waits for nothing a consumer holds where the database can skip
- * it ({@link Dialect#firstRows}). It sees what the connection's transaction sees: committed
- * messages, and the uncommitted sends of that same transaction; never another's.
+ * allows. Reading changes nothing, keeps no lock past the row being read, and waits for nothing
+ * a consumer holds where the database can skip it (see {@link QueueSql#browse}). It sees what the
+ * connection's transaction sees: committed messages, and the uncommitted sends of that same
+ * transaction; never another's.
  *
  * <p><b>Cost.</b> With a selector, every row read is decoded and tested in Java, as a consumer's
  * selecting pick does: a page that selects nothing is followed by the next, so a walk past N
