@@ -550,6 +550,11 @@ abstract class JmsSenderContract {
             assertThrows(InvalidDestinationRuntimeException.class,
                     () -> context.createBrowser(() -> "no such; table"));
             assertEquals(List.of(), bodies(session.createBrowser(destination, " ")), "blank: no selector, an empty queue");
+            Enumeration<?> missing = context.createBrowser(new JmsQueue(queue + "_missing")).getEnumeration();
+            JMSRuntimeException noTable = assertThrows(JMSRuntimeException.class, missing::hasMoreElements,
+                    "a queue without a table fails when the walk reads");
+            assertTrue(noTable.getMessage().startsWith("cannot browse queue '" + queue + "_missing'"),
+                    noTable.getMessage());
 
             context.createProducer().send(destination, "one");
             context.createProducer().send(destination, "two");
