@@ -81,6 +81,15 @@ final class QueueSql {
      * ordered queue would otherwise keep starting deliveries for messages waiting behind their key).
      */
     final SqlTemplate peek;
+    /**
+     * :n (literal) → messages, unchanged and locking none: the first :n rows a consumer could take
+     * now (ready and not expired, by the database's clock) in the dequeue order, not waiting for
+     * rows other transactions hold where the database can skip them ({@link Dialect#firstRows}).
+     * A browser's first page ({@link Browse}).
+     */
+    final SqlTemplate browse;
+    /** As browse, after :afterPriority :afterId in the dequeue order: the next page. */
+    final SqlTemplate browseAfter;
     /** :n (literal) → update count: hidden rows whose time has passed, made claimable */
     final SqlTemplate reveal;
     /** :table → the count of the table's columns with planner statistics; null where the database gathers them itself */
@@ -191,6 +200,20 @@ final class QueueSql {
         postponeClaimed = new SqlTemplate("UPDATE " + q + " SET last_error = :error," + retryLater + byId
                 + " AND attempts < :newAttempts");
         peek = new SqlTemplate(d.skippingIsolation() + d.anyRow("1", q + " AS m", d.ready() + order, Dialect.DEQUEUE_ORDER));
+        // Expired rows are left out here rather than after reading: a claim would dead-letter them, not deliver them.
+        // The browse is firstRows, the selecting pick's unlocked read. On SQL Server that is READ COMMITTED with
+        // READPAST and READCOMMITTEDLOCK: a row under an exclusive lock (a claim's delete, a lease's update not yet
+        // committed, another sender's insert) is passed over, not waited for, and not shown, which is right: no
+        // consumer could take it now. Its own shared lock on a row lasts only while the row is read (READ COMMITTED
+        // keeps none), so a consumer waits at most that instant, never for the browser's transaction; READCOMMITTEDLOCK
+        // keeps it so under READ_COMMITTED_SNAPSHOT, where READPAST would otherwise be refused. A row held only with an
+        // update lock (a hold, UPDLOCK) is compatible with a shared one and is shown. PostgreSQL and H2 read the last
+        // committed version and never wait. Only a real SQL Server shows the locking: Babelfish ignores the hints and
+        // reads row versions, as PostgreSQL.
+        String browsable = d.ready() + " AND (expires_at IS NULL OR expires_at > " + d.now() + ")";
+        browse = new SqlTemplate(d.firstRows(d.messageColumns(""), q + " AS m", browsable, Dialect.DEQUEUE_ORDER));
+        browseAfter = new SqlTemplate(d.firstRows(d.messageColumns(""), q + " AS m", browsable + Dialect.AND_AFTER,
+                Dialect.DEQUEUE_ORDER));
         reveal = new SqlTemplate(d.someRows(Dml.Change.update(q, "hidden = NULL"), d.hiddenAndDue(), "visible_at", "id")
                 .statement());
         stats = new SqlTemplate(d.stats(q));

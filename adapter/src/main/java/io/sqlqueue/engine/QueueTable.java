@@ -81,6 +81,8 @@ public final class QueueTable {
     private final ConcurrentMap<Integer, SqlTemplate> unattemptedLeases = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holds = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, SqlTemplate> holdsAfter = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, SqlTemplate> browsePages = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, SqlTemplate> browsePagesAfter = new ConcurrentHashMap<>();
     /** The reveal of {@link #revealDue}, its size ({@link #MAX_CLAIM}) a literal. */
     private final SqlTemplate reveal;
 
@@ -874,6 +876,38 @@ public final class QueueTable {
                 return rs.next();
             }
         });
+    }
+
+    /**
+     * A browser of this queue's messages that a consumer could take now, each as a delivery would
+     * show it, filtered by {@code selector} (null: all): see {@link Browse}. Reads nothing yet.
+     */
+    public Browse browse(MessageSelector selector) {
+        return new Browse(this, selector);
+    }
+
+    /**
+     * One page of a browse: the first {@code n} rows after {@code after} (null: from the start)
+     * that {@link QueueSql#browse} reads, those a delivery can decode as messages, and the place of
+     * the last row read, to go on from.
+     */
+    BrowsedRows browsePage(Connection c, Dialect.Place after, int n) throws SQLException {
+        SqlTemplate page = after == null ? sized(browsePages, sql.browse, n) : sized(browsePagesAfter, sql.browseAfter, n);
+        List<Row> rows = read(after == null ? page.prepare(c) : Dialect.bindAfter(page.prepare(c), after));
+        List<QueueMessage> messages = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            QueueMessage m = r.decode(name, r.nextAttempt()).message;
+            if (m != null) { // a row no delivery can decode is not a message: the next claim dead-letters it
+                messages.add(m);
+            }
+        }
+        Row last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+        return new BrowsedRows(messages, last == null ? null : new Dialect.Place(last.priority, last.id),
+                rows.size() == n);
+    }
+
+    /** A page of {@link #browsePage}: {@code full} when it read {@code n} rows, so more may follow {@code last}. */
+    record BrowsedRows(List<QueueMessage> messages, Dialect.Place last, boolean full) {
     }
 
     /** What {@link #gatherPlannerStatistics} found and did. */

@@ -1,6 +1,7 @@
 package io.sqlqueue.engine;
 
 import io.sqlqueue.api.OutgoingMessage;
+import io.sqlqueue.api.QueueMessage;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,6 +62,12 @@ public final class SelectorValues implements Function<String, Object> {
             String orderingKey, Map<String, String> headers) {
         return new SelectorValues("ID:" + queue + ":" + id, priority, enqueuedAt == null ? null : enqueuedAt.toEpochMilli(),
                 deliveryCount, orderingKey, headers);
+    }
+
+    /** A message as a delivery of it would be: its attempt is the delivery count. */
+    public static SelectorValues ofDelivered(QueueMessage message) {
+        return ofQueued(message.queue(), message.id(), message.priority(), message.enqueuedAt(), message.attempt(),
+                message.orderingKey(), message.headers());
     }
 
     /** A message being published to a topic, at {@code publishedAt}. */

@@ -3,6 +3,7 @@ package io.sqlqueue.inbound;
 import io.sqlqueue.api.BatchQueueListener;
 import io.sqlqueue.api.QueueListener;
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.jms.ReceivedMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.resource.spi.endpoint.MessageEndpoint;

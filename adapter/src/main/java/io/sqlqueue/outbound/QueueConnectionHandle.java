@@ -3,12 +3,15 @@ package io.sqlqueue.outbound;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.api.QueueException;
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.Browse;
+import io.sqlqueue.engine.MessageSelector;
 import io.sqlqueue.engine.TableName;
 import java.util.List;
 import java.util.Objects;
 
 /** What an application holds: a handle on a pooled {@link QueueManagedConnection}. */
-final class QueueConnectionHandle implements QueueConnection {
+final class QueueConnectionHandle implements QueueConnection, QueueBrowsing {
 
     private volatile QueueManagedConnection managed;
     private volatile boolean closed;
@@ -45,6 +48,18 @@ final class QueueConnectionHandle implements QueueConnection {
     public boolean cancelByDedupKey(String queue, String dedupKey) {
         TableName.parse(queue);
         return live().cancelByDedupKey(queue, dedupKey);
+    }
+
+    @Override
+    public Browse browse(String queue, MessageSelector selector) {
+        TableName.parse(queue);
+        return live().browse(queue, selector);
+    }
+
+    @Override
+    public List<QueueMessage> next(Browse browse) {
+        Objects.requireNonNull(browse, "browse");
+        return live().next(browse);
     }
 
     private QueueManagedConnection live() {

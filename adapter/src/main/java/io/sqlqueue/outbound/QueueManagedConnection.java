@@ -5,6 +5,9 @@ import io.sqlqueue.Tracing;
 import io.sqlqueue.api.MessageInDeliveryException;
 import io.sqlqueue.api.OutgoingMessage;
 import io.sqlqueue.api.QueueException;
+import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.Browse;
+import io.sqlqueue.engine.MessageSelector;
 import io.sqlqueue.engine.Cancellation;
 import io.sqlqueue.engine.ConnectionHealth;
 import io.sqlqueue.engine.QueueTable;
@@ -224,6 +227,16 @@ final class QueueManagedConnection implements ManagedConnection {
     boolean cancelByDedupKey(String queue, String dedupKey) {
         return cancelled(queue, dedupKey, onConnection("cancel the message with dedup key '" + dedupKey + "' in '"
                 + queue + "'", c -> factory.queue(c, queue).cancelByDedupKey(c, dedupKey)));
+    }
+
+    /** A browse of {@code queue}: the connection tells which database's SQL it reads with. */
+    Browse browse(String queue, MessageSelector selector) {
+        return onConnection("browse queue '" + queue + "'", c -> factory.queue(c, queue).browse(selector));
+    }
+
+    /** The next page of {@code browse}, read on this connection (or the server resource's) in the caller's transaction. */
+    List<QueueMessage> next(Browse browse) {
+        return onConnection("browse queue '" + browse.queue().name() + "'", browse::next);
     }
 
     /** Whether the cancel removed the message; a message in delivery is refused with its exception. */

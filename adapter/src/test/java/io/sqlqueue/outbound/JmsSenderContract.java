@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sqlqueue.QueueResourceAdapter;
 import io.sqlqueue.api.QueueMessage;
+import io.sqlqueue.engine.Browse;
 import io.sqlqueue.engine.DriverDataSources;
 import io.sqlqueue.engine.QueueTable;
 import io.sqlqueue.engine.Topic;
@@ -22,13 +23,17 @@ import jakarta.jms.IllegalStateException;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.InvalidDestinationRuntimeException;
+import jakarta.jms.InvalidSelectorException;
+import jakarta.jms.InvalidSelectorRuntimeException;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSProducer;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageFormatRuntimeException;
+import jakarta.jms.MessageNotWriteableException;
 import jakarta.jms.MessageProducer;
+import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.TransactionInProgressException;
@@ -41,6 +46,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -403,6 +409,175 @@ abstract class JmsSenderContract {
         }
     }
 
+    // ---- browsing ------------------------------------------------------------------------------------
+
+    /** The messages an enumeration shows, to its end. */
+    private static List<jakarta.jms.Message> shown(QueueBrowser browser) throws JMSException {
+        List<jakarta.jms.Message> shown = new ArrayList<>();
+        for (Enumeration<?> e = browser.getEnumeration(); e.hasMoreElements(); ) {
+            shown.add((jakarta.jms.Message) e.nextElement());
+        }
+        return shown;
+    }
+
+    private static String body(jakarta.jms.Message m) throws JMSException {
+        return m instanceof TextMessage t ? t.getText() : "bytes of " + ((BytesMessage) m).getBodyLength();
+    }
+
+    /**
+     * A browser shows the messages a consumer could take now, in the order the queue delivers
+     * them, as the read-only messages a MessageListener bean receives; not a delayed one; and
+     * changes nothing. Each enumeration walks from the head again.
+     */
+    @Test
+    void aBrowserShowsTheReadyMessagesInDeliveryOrderAsAMessageListenerReceivesThemAndChangesNothing()
+            throws Exception {
+        String firstId;
+        try (JMSContext context = factory.createContext()) {
+            TextMessage first = context.createTextMessage("first");
+            context.createProducer().setProperty("region", "eu").setProperty("quantity", 5).send(destination, first);
+            firstId = first.getJMSMessageID();
+            context.createProducer().send(destination, new byte[] {1, 2, 3});
+            context.createProducer().setPriority(9).send(destination, "urgent");
+            context.createProducer().setDeliveryDelay(60_000).send(destination, "delayed");
+
+            QueueBrowser browser = context.createBrowser(destination);
+            assertEquals(destination, browser.getQueue());
+            assertNull(browser.getMessageSelector());
+            List<jakarta.jms.Message> shown = shown(browser);
+            List<String> bodies = new ArrayList<>();
+            for (jakarta.jms.Message m : shown) {
+                bodies.add(body(m));
+            }
+            assertEquals(List.of("urgent", "first", "bytes of 3"), bodies);
+            jakarta.jms.Message m = shown.get(1);
+            assertEquals(firstId, m.getJMSMessageID(), "the id the sender was given");
+            assertEquals("eu", m.getStringProperty("region"));
+            assertEquals(5, m.getIntProperty("quantity"), "typed as sent");
+            assertEquals(1, m.getIntProperty("JMSXDeliveryCount"));
+            assertFalse(m.getJMSRedelivered());
+            assertEquals(9, shown.get(0).getJMSPriority());
+            assertThrows(MessageNotWriteableException.class, () -> ((TextMessage) m).setText("changed"));
+            assertEquals(3, shown(browser).size(), "a second enumeration walks again from the head");
+            browser.close();
+        }
+        List<Row> rows = rows(table);
+        assertEquals(4, rows.size(), "nothing taken");
+        assertEquals(0, deadLetters());
+        assertEquals(List.of("urgent", "first"), table.claim(admin, 2).stream().map(QueueMessage::text).toList(),
+                "a consumer takes them as they were");
+    }
+
+    /**
+     * With a selector, a classic session's browser shows exactly the messages a consumer with it
+     * would take, page after page; the selector is given back as written.
+     */
+    @Test
+    void aBrowserWithASelectorShowsExactlyTheMessagesItSelectsAcrossPages() throws Exception {
+        jakarta.jms.Connection connection = factory.createConnection();
+        try {
+            Session session = connection.createSession();
+            MessageProducer producer = session.createProducer(destination);
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < Browse.PAGE + 60; i++) {
+                TextMessage m = session.createTextMessage("m" + i);
+                boolean eu = i % 40 == 39;
+                m.setStringProperty("region", eu ? "eu" : "us");
+                m.setIntProperty("quantity", i);
+                producer.send(m);
+                if (eu && i > 50) {
+                    expected.add("m" + i);
+                }
+            }
+            String selector = "region = 'eu' AND quantity > 50";
+            QueueBrowser browser = session.createBrowser(destination, selector);
+            assertEquals(selector, browser.getMessageSelector());
+            List<String> bodies = new ArrayList<>();
+            for (jakarta.jms.Message m : shown(browser)) {
+                bodies.add(body(m));
+            }
+            assertEquals(expected, bodies);
+            assertEquals(3, expected.size());
+            assertEquals(Browse.PAGE + 60, rows(table).size(), "nothing taken");
+        } finally {
+            connection.close();
+        }
+    }
+
+    /**
+     * In a JTA transaction the browser sees the transaction's own sends (they are on its
+     * connection) before the commit; a rollback leaves nothing to see.
+     */
+    @Test
+    void aBrowserInATransactionSeesItsOwnUncommittedSends() throws Exception {
+        jta.begin(mcf);
+        try (JMSContext context = factory.createContext()) {
+            context.createProducer().send(destination, "sent in the transaction");
+            assertEquals(List.of("sent in the transaction"), bodies(context.createBrowser(destination)));
+        }
+        jta.rollback();
+        try (JMSContext context = factory.createContext()) {
+            assertEquals(List.of(), bodies(context.createBrowser(destination)));
+        }
+    }
+
+    private static List<String> bodies(QueueBrowser browser) throws JMSException {
+        List<String> bodies = new ArrayList<>();
+        for (jakarta.jms.Message m : shown(browser)) {
+            bodies.add(body(m));
+        }
+        return bodies;
+    }
+
+    /**
+     * A bad selector is refused when the browser is made, pointing at the bad token, as an
+     * activation's is; so is a queue that is no queue name. A closed browser, or one of a closed
+     * session, refuses to go on.
+     */
+    @Test
+    void aBadSelectorIsRefusedAtCreationAndAClosedBrowserRefusesToGoOn() throws Exception {
+        jakarta.jms.Connection connection = factory.createConnection();
+        try (JMSContext context = factory.createContext()) {
+            Session session = connection.createSession();
+            InvalidSelectorException bad = assertThrows(InvalidSelectorException.class,
+                    () -> session.createBrowser(destination, "region = 'eu' AND )"));
+            assertTrue(bad.getMessage().contains("unexpected ')'") && bad.getMessage().contains(" at 19 in: region = 'eu'"
+                    + " AND )"), bad.getMessage());
+            InvalidSelectorRuntimeException badRuntime = assertThrows(InvalidSelectorRuntimeException.class,
+                    () -> context.createBrowser(destination, "quantity >< 2"));
+            assertTrue(badRuntime.getMessage().contains("quantity >< 2"), badRuntime.getMessage());
+            assertThrows(InvalidDestinationException.class, () -> session.createBrowser(null));
+            assertThrows(InvalidDestinationRuntimeException.class,
+                    () -> context.createBrowser(() -> "no such; table"));
+            assertEquals(List.of(), bodies(session.createBrowser(destination, " ")), "blank: no selector, an empty queue");
+            Enumeration<?> missing = context.createBrowser(new JmsQueue(queue + "_missing")).getEnumeration();
+            JMSRuntimeException noTable = assertThrows(JMSRuntimeException.class, missing::hasMoreElements,
+                    "a queue without a table fails when the walk reads");
+            assertTrue(noTable.getMessage().startsWith("cannot browse queue '" + queue + "_missing'"),
+                    noTable.getMessage());
+
+            context.createProducer().send(destination, "one");
+            context.createProducer().send(destination, "two");
+            QueueBrowser browser = session.createBrowser(destination);
+            Enumeration<?> walk = browser.getEnumeration();
+            assertTrue(walk.hasMoreElements());
+            assertEquals("one", body((jakarta.jms.Message) walk.nextElement()));
+            browser.close();
+            browser.close(); // twice does nothing
+            assertThrows(IllegalStateException.class, browser::getEnumeration);
+            assertThrows(IllegalStateException.class, browser::getMessageSelector);
+            assertThrows(IllegalStateRuntimeException.class, walk::hasMoreElements, "a closed browser's walk");
+
+            QueueBrowser other = session.createBrowser(destination);
+            Enumeration<?> otherWalk = other.getEnumeration();
+            session.close();
+            assertThrows(IllegalStateRuntimeException.class, otherWalk::hasMoreElements, "a closed session's walk");
+            assertThrows(IllegalStateException.class, () -> session.createBrowser(destination));
+        } finally {
+            connection.close();
+        }
+    }
+
     // ---- what is refused --------------------------------------------------------------------------
 
     private static void assertRefused(String operation, Executable call) {
@@ -428,8 +603,6 @@ abstract class JmsSenderContract {
             assertRefused("setMessageListener", () -> session.setMessageListener(m -> { }));
             assertRefused("createConnectionConsumer", () -> connection.createConnectionConsumer(destination, null,
                     null, 1));
-            assertRefused("createBrowser", () -> session.createBrowser(destination));
-            assertRefused("createBrowser", () -> context.createBrowser(destination));
             assertRefused("createTemporaryQueue", session::createTemporaryQueue);
             assertRefused("createTemporaryTopic", context::createTemporaryTopic);
             assertRefused("unsubscribe", () -> context.unsubscribe("s"));

@@ -26,8 +26,9 @@ import javax.naming.Reference;
  *
  * <p>A {@code JMSContext}, or a session of a {@code Connection}, holds one connection of the pool, a
  * {@code QueueConnection} handle, until it is closed: its sends are enqueued as that connection's
- * are, in the caller's JTA transaction (or each at once outside one). It sends; it does not
- * receive: see docs/semantics.md ("The JMS sender") for the mapping and what is refused.
+ * are, in the caller's JTA transaction (or each at once outside one). It sends and browses (a
+ * {@code QueueBrowser} peeks at the queue table); it does not receive: see docs/semantics.md ("The
+ * JMS sender") for the mapping, browsing and what is refused.
  * Thread-safe: share one instance. Serializable and referenceable, as JNDI binds it.
  */
 public class JmsConnectionFactory implements ConnectionFactory, Serializable, Referenceable {

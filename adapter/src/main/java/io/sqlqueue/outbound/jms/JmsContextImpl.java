@@ -247,14 +247,16 @@ final class JmsContextImpl implements JMSContext {
         throw Refusals.unsupportedRuntime("createSharedDurableConsumer", Refusals.RECEIVE);
     }
 
+    /** The session's browser ({@link JmsSession#createBrowser(Queue)}). */
     @Override
     public QueueBrowser createBrowser(Queue queue) {
-        throw Refusals.unsupportedRuntime("createBrowser", Refusals.BROWSE);
+        return Refusals.unchecked(() -> session.createBrowser(queue));
     }
 
+    /** The session's browser; a bad selector throws InvalidSelectorRuntimeException. */
     @Override
     public QueueBrowser createBrowser(Queue queue, String messageSelector) {
-        throw Refusals.unsupportedRuntime("createBrowser", Refusals.BROWSE);
+        return Refusals.unchecked(() -> session.createBrowser(queue, messageSelector));
     }
 
     @Override

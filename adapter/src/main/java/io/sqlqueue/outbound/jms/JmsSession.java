@@ -3,6 +3,7 @@ package io.sqlqueue.outbound.jms;
 import io.sqlqueue.api.QueueConnection;
 import io.sqlqueue.jms.JmsQueue;
 import io.sqlqueue.jms.JmsTopic;
+import io.sqlqueue.outbound.QueueBrowsing;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Destination;
 import jakarta.jms.IllegalStateException;
@@ -33,8 +34,8 @@ import java.util.function.Consumer;
 /**
  * A JMS session of the sender: one {@link QueueConnection} handle from the server's pool, held
  * until {@link #close()}, so its sends are enlisted, pooled and transacted exactly as a
- * {@code QueueConnection}'s. It makes messages and producers; what it does not offer (consumers,
- * browsers, temporary destinations, subscriptions, the bodies other than text and bytes) throws a
+ * {@code QueueConnection}'s. It makes messages, producers and queue browsers (a peek at the queue
+ * table on this connection: {@link JmsQueueBrowser}); what it does not offer (consumers, temporary destinations, subscriptions, the bodies other than text and bytes) throws a
  * JMSException naming the operation and what to do instead ({@link Refusals}). Single-threaded, as
  * the specification says, except {@link #close()}.
  */
@@ -215,7 +216,7 @@ final class JmsSession implements Session {
         }
     }
 
-    // ---- what the sender does not offer ---------------------------------------------------------------
+    // ---- browsers, and what the sender does not offer ------------------------------------------------
 
     @Override
     public MessageListener getMessageListener() throws JMSException {
@@ -294,14 +295,25 @@ final class JmsSession implements Session {
         throw Refusals.unsupported("createSharedDurableConsumer", Refusals.RECEIVE);
     }
 
+    /** A peek at the queue's messages that a consumer could take now: see {@link JmsQueueBrowser}. */
     @Override
     public QueueBrowser createBrowser(Queue queue) throws JMSException {
-        throw Refusals.unsupported("createBrowser", Refusals.BROWSE);
+        return createBrowser(queue, null);
     }
 
+    /**
+     * As {@link #createBrowser(Queue)}, showing only the messages {@code messageSelector} selects
+     * (null or blank: all), evaluated as a consumer's.
+     *
+     * @throws jakarta.jms.InvalidSelectorException naming the bad token and its position
+     */
     @Override
     public QueueBrowser createBrowser(Queue queue, String messageSelector) throws JMSException {
-        throw Refusals.unsupported("createBrowser", Refusals.BROWSE);
+        open("createBrowser");
+        if (!(queues instanceof QueueBrowsing browsing)) {
+            throw Refusals.unsupported("createBrowser", Refusals.BROWSE);
+        }
+        return JmsQueueBrowser.of(this, browsing, queue, messageSelector);
     }
 
     @Override

@@ -4,6 +4,8 @@ import jakarta.jms.IllegalStateException;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.InvalidDestinationRuntimeException;
+import jakarta.jms.InvalidSelectorException;
+import jakarta.jms.InvalidSelectorRuntimeException;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.MessageFormatException;
@@ -23,8 +25,8 @@ final class Refusals {
 
     static final String RECEIVE = "this adapter delivers to message-driven beans only: consume the queue (or a topic"
             + " subscription's queue) with a MessageListener or QueueListener bean";
-    static final String BROWSE = "browsing is not offered: the messages are the rows of the queue table, which SQL"
-            + " reads (SELECT ... FROM the queue table)";
+    static final String BROWSE = "this session's connection is not one of the adapter's queue connections, which"
+            + " browse the queue table";
     static final String TEMPORARY = "temporary destinations are not offered: name a queue table of its own (an"
             + " activation with createQueue=true makes it)";
     static final String SUBSCRIPTION = "durable subscriptions are rows of sqlqueue_subscriptions, made by the"
@@ -67,6 +69,8 @@ final class Refusals {
             r = new InvalidDestinationRuntimeException(e.getMessage(), e.getErrorCode(), e);
         } else if (e instanceof TransactionInProgressException) {
             r = new TransactionInProgressRuntimeException(e.getMessage(), e.getErrorCode(), e);
+        } else if (e instanceof InvalidSelectorException) {
+            r = new InvalidSelectorRuntimeException(e.getMessage(), e.getErrorCode(), e);
         } else if (e instanceof IllegalStateException) {
             r = new IllegalStateRuntimeException(e.getMessage(), e.getErrorCode(), e);
         } else {

@@ -17,6 +17,8 @@ final class DeliveryBeans {
     static final String DS = "java:global/jdbc/delivery";
     /** The Queue administered object of {@link JmsLooked}'s destinationLookup, for the table lookup_q. */
     static final String LOOKUP_QUEUE = "java:app/jms/lookupQueue";
+    /** The Topic administered object of {@link JmsLookedTopic}'s destinationLookup, for the topic lookup_t. */
+    static final String LOOKUP_TOPIC = "java:app/jms/lookupTopic";
 
     private DeliveryBeans() {
     }

@@ -48,15 +48,20 @@ class DeliveryIT {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "delivery-it.war")
                 .addClasses(DeliveryBeans.class, Batches.class, Flaky.class, Counted.class, Leased.class,
                         Ordered.class, Woken.class, WakeSender.class, JmsFlaky.class, JmsLooked.class,
-                        JmsSelective.class, JmsSubscriber.class, JmsRecord.class)
+                        JmsSelective.class, JmsSubscriber.class, JmsLookedTopic.class, JmsRecord.class,
+                        JmsBrowsing.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")), new File(System.getProperty("it.pg.jar")))
                 .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
         new WebXml(war.getName())
                 .dataSource(DeliveryBeans.DS, TestDatabase.forRun("delivery"), 32)
                 .connectionFactory(WakeSender.FACTORY, "NoTransaction", 8,
                         Map.of("dataSourceJndiName", DeliveryBeans.DS))
+                .connectionFactory(JmsBrowsing.FACTORY, "jakarta.jms.ConnectionFactory", "NoTransaction", 4,
+                        Map.of("dataSourceJndiName", DeliveryBeans.DS))
                 .administeredObject(DeliveryBeans.LOOKUP_QUEUE, jakarta.jms.Queue.class, "io.sqlqueue.jms.JmsQueue",
                         "lookup_q")
+                .administeredObject(DeliveryBeans.LOOKUP_TOPIC, jakarta.jms.Topic.class, "io.sqlqueue.jms.JmsTopic",
+                        JmsLookedTopic.TOPIC)
                 .addTo(war);
         TargetServer server = TargetServer.current();
         if (server != TargetServer.WILDFLY) { // (WildFly: the archive's jboss-ejb3.xml binds every bean)
@@ -65,7 +70,8 @@ class DeliveryIT {
             String adapter = (server == TargetServer.PAYARA_SERVER ? "delivery-it" : "")
                     + server.resourceAdapter("delivery-it");
             StringBuilder beans = new StringBuilder();
-            for (Class<?> bean : List.of(JmsFlaky.class, JmsLooked.class, JmsSelective.class, JmsSubscriber.class)) {
+            for (Class<?> bean : List.of(JmsFlaky.class, JmsLooked.class, JmsSelective.class, JmsSubscriber.class,
+                    JmsLookedTopic.class)) {
                 beans.append("<ejb><ejb-name>").append(bean.getSimpleName()).append("</ejb-name><mdb-resource-adapter>"
                         + "<resource-adapter-mid>").append(adapter).append("</resource-adapter-mid></mdb-resource-adapter></ejb>");
             }
@@ -85,10 +91,11 @@ class DeliveryIT {
                     + " queue_name VARCHAR(50), message_id BIGINT, body VARCHAR(200), attempt INT, batch_size INT)");
             s.execute("DELETE FROM deliveries"); // a database kept from an earlier run (PostgreSQL)
             for (String q : new String[] {"batch_q", "counted_q", "flaky_q", "jms_q", "leased_q", "lookup_q", "ordered_q",
-                    "wake_q", JmsSelective.QUEUE}) {
+                    "wake_q", JmsSelective.QUEUE, JmsBrowsing.QUEUE}) {
                 QueueTable.open(c, q).createIfMissing(c); // the activations create them too; make sure before sending
             }
             s.execute("DELETE FROM \"" + JmsSelective.QUEUE + "\""); // its unselected messages of an earlier run
+            s.execute("DELETE FROM \"" + JmsBrowsing.QUEUE + "\""); // no bean consumes it
             CompletionJournal journal = new CompletionJournal(QueueTable.open(c, "counted_q"));
             journal.createIfMissing(c);
             s.execute("DELETE FROM \"counted_q_journal\"");
@@ -122,6 +129,20 @@ class DeliveryIT {
     }
 
     /**
+     * Waits until a bean's activation has made its subscription: until then the subscriptions
+     * table may not exist yet (the first subscriber's activation creates it).
+     */
+    private void awaitSubscription(String topic, String subscription) throws Exception {
+        await("the subscription " + subscription + " of " + topic + " made by the bean's activation", () -> {
+            try (Connection c = ds.getConnection()) {
+                return Topic.open(c, topic).subscriptions(c).stream().anyMatch(s -> s.name().equals(subscription));
+            } catch (java.sql.SQLException noSubscriptionsTableYet) {
+                return false;
+            }
+        });
+    }
+
+    /**
      * A MessageListener bean with a message selector on a queue, in order per JMSXGroupID: it gets
      * each of its messages once, in each group's order, and the messages it does not select (of
      * other groups) stay queued.
@@ -149,12 +170,7 @@ class DeliveryIT {
     /** A MessageListener bean on a topic subscription whose filter is its message selector. */
     @Test
     void aJmsSubscriberGetsThePublishedMessagesItsSelectorSelects() throws Exception {
-        await("the subscription made by the bean's activation", () -> {
-            try (Connection c = ds.getConnection()) {
-                return Topic.open(c, JmsSubscriber.TOPIC).subscriptions(c).stream()
-                        .anyMatch(s -> s.name().equals(JmsSubscriber.SUBSCRIPTION));
-            }
-        });
+        awaitSubscription(JmsSubscriber.TOPIC, JmsSubscriber.SUBSCRIPTION);
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             Topic topic = Topic.open(c, JmsSubscriber.TOPIC);
@@ -169,6 +185,33 @@ class DeliveryIT {
         assertEquals(10, count("SELECT COUNT(*) " + mine + " AND body = 'eu'"), "only the selected ones");
         await("the subscription's queue drained", () -> count("SELECT COUNT(*) FROM \""
                 + Topic.queueOf(JmsSubscriber.TOPIC, JmsSubscriber.SUBSCRIPTION).table() + "\"") == 0);
+    }
+
+    /**
+     * A MessageListener bean whose destinationLookup names a Topic administered object of the
+     * adapter, with subscriptionName: its activation makes the durable subscription, and it gets
+     * each message published to the topic once.
+     */
+    @Test
+    void aJmsBeanWhoseDestinationLookupNamesATopicGetsEachPublishedMessageOnce() throws Exception {
+        awaitSubscription(JmsLookedTopic.TOPIC, JmsLookedTopic.SUBSCRIPTION);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            Topic topic = Topic.open(c, JmsLookedTopic.TOPIC);
+            for (int i = 0; i < 20; i++) {
+                assertEquals(List.of(Topic.queueOf(JmsLookedTopic.TOPIC, JmsLookedTopic.SUBSCRIPTION)),
+                        topic.publish(c, OutgoingMessage.text("looked " + i).build()),
+                        "the bean's subscription is the topic's only one");
+            }
+            c.commit();
+        }
+        String mine = "FROM deliveries WHERE queue_name = '" + JmsLookedTopic.TOPIC + "'";
+        await("the 20 published messages recorded", () -> count("SELECT COUNT(*) " + mine) >= 20);
+        await("the subscription's queue drained", () -> count("SELECT COUNT(*) FROM \""
+                + Topic.queueOf(JmsLookedTopic.TOPIC, JmsLookedTopic.SUBSCRIPTION).table() + "\"") == 0);
+        assertEquals(20, count("SELECT COUNT(*) " + mine), "each once");
+        assertEquals(20, count("SELECT COUNT(DISTINCT body) " + mine + " AND body LIKE 'looked %'"),
+                "every published message");
     }
 
     @Test
@@ -361,6 +404,32 @@ class DeliveryIT {
             }
         }
         assertEquals(List.of("urgent", "first of 0", "second of 0", "later"), order);
+    }
+
+    @EJB
+    private JmsBrowsing browsing;
+
+    /**
+     * A QueueBrowser with a selector, in a bean, shows exactly the queued messages the selector
+     * selects, in the order the queue delivers them (more than a page of rows), as the table
+     * holds them; and takes none.
+     */
+    @Test
+    void aQueueBrowserWithASelectorShowsExactlyTheQueuedMessagesItSelectsInDeliveryOrder() throws Exception {
+        browsing.send(150);
+        List<String> expected = new ArrayList<>();
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT id, body FROM \"" + JmsBrowsing.QUEUE + "\" ORDER BY priority DESC, id")) {
+            while (rs.next()) {
+                String[] body = new String(rs.getBytes(2), java.nio.charset.StandardCharsets.UTF_8).split(" ");
+                if (body[0].equals("eu") && Integer.parseInt(body[1]) > 20) {
+                    expected.add(rs.getLong(1) + " " + body[0] + " " + body[1]);
+                }
+            }
+        }
+        assertEquals(43, expected.size(), "every third of 21..149");
+        assertEquals(expected, browsing.browse("region = 'eu' AND quantity > 20"));
+        assertEquals(150, count("SELECT COUNT(*) FROM \"" + JmsBrowsing.QUEUE + "\""), "none taken");
     }
 
     @EJB

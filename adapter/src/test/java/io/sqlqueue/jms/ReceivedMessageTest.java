@@ -1,4 +1,4 @@
-package io.sqlqueue.inbound;
+package io.sqlqueue.jms;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,7 +1,6 @@
-package io.sqlqueue.inbound;
+package io.sqlqueue.jms;
 
 import io.sqlqueue.api.QueueMessage;
-import io.sqlqueue.jms.BytesBodyReader;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 

@@ -1,8 +1,7 @@
-package io.sqlqueue.inbound;
+package io.sqlqueue.jms;
 
 import io.sqlqueue.api.QueueMessage;
 import io.sqlqueue.engine.JmsHeaders;
-import io.sqlqueue.jms.JmsProperties;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
@@ -21,14 +20,14 @@ import java.util.Map;
 
 /**
  * A read-only Jakarta Messaging view of a {@link QueueMessage}, as a {@code MessageListener} bean
- * receives it: the header fields and properties mapped as docs/semantics.md ("JMS message-driven
+ * receives it and a {@code QueueBrowser} shows it: the header fields and properties mapped as docs/semantics.md ("JMS message-driven
  * beans") says, the body in a {@link ReceivedTextMessage} or {@link ReceivedBytesMessage}. Every
  * setter and {@code clearBody}/{@code clearProperties} throws {@link MessageNotWriteableException}:
  * the row is what was sent, and a bean that wants another message sends one. {@code acknowledge()}
  * does nothing: the delivery's transaction (or lease) acknowledges. Not thread-safe beyond reading,
  * as a JMS message is used by one thread.
  */
-abstract class ReceivedMessage implements Message {
+public abstract class ReceivedMessage implements Message {
 
     static final String BODY_TYPE = JmsHeaders.BODY_TYPE;
     static final String TEXT = JmsHeaders.TEXT;
@@ -74,7 +73,7 @@ abstract class ReceivedMessage implements Message {
      * said bytes, and without the header (a row written by hand, a QueueConnection sender) a
      * TextMessage when the body is well-formed UTF-8, else a BytesMessage.
      */
-    static ReceivedMessage of(QueueMessage message) {
+    public static ReceivedMessage of(QueueMessage message) {
         String type = message.headers().get(BODY_TYPE);
         boolean text = TEXT.equals(type) || (!BYTES.equals(type) && isUtf8(message.body()));
         return text ? new ReceivedTextMessage(message) : new ReceivedBytesMessage(message);

@@ -1,4 +1,4 @@
-package io.sqlqueue.inbound;
+package io.sqlqueue.jms;
 
 import io.sqlqueue.api.QueueMessage;
 import jakarta.jms.JMSException;
