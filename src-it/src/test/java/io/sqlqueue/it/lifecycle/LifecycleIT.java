@@ -146,9 +146,13 @@ class LifecycleIT {
         File tmp = new File(System.getProperty("java.io.tmpdir"), "lifecycle-micro");
         assertTrue(tmp.isDirectory() || tmp.mkdirs(), "cannot create " + tmp);
 
-        sampleDatabase = Map.of("jdbcUrl", environment.get("SQLQUEUE_SAMPLE_URL"),
-                "user", environment.getOrDefault("SQLQUEUE_SAMPLE_USER", System.getenv("SQLQUEUE_SAMPLE_USER")),
-                "password", environment.getOrDefault("SQLQUEUE_SAMPLE_PASSWORD", System.getenv("SQLQUEUE_SAMPLE_PASSWORD")));
+        sampleDatabase = new HashMap<>(Map.of("jdbcUrl", environment.get("SQLQUEUE_SAMPLE_URL")));
+        for (String[] p : new String[][] {{"user", "SQLQUEUE_SAMPLE_USER"}, {"password", "SQLQUEUE_SAMPLE_PASSWORD"}}) {
+            String value = environment.getOrDefault(p[1], System.getenv(p[1])); // PostgreSQL: the run's own
+            if (value != null) {
+                sampleDatabase.put(p[0], value);
+            }
+        }
         micro = MicroProcess.start(microJar, tmp, environment, libraries, BOOT_TIMEOUT);
         micro.deployAdapter(rar); // first: a WAR deployed before the adapter never activates its bean
         micro.deployWar(SAMPLE, sampleWar);
