@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sqlqueue.it.admin.PayaraDomain;
 import io.sqlqueue.it.harness.Await;
 import io.sqlqueue.it.harness.HeadlessChromium;
+import io.sqlqueue.it.harness.TargetServer;
 import io.sqlqueue.it.harness.TestDatabase;
 import io.sqlqueue.it.harness.WebXml;
 import java.io.ByteArrayOutputStream;
@@ -31,54 +33,98 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.Archive;
 import org.jboss.shrinkwrap.api.ArchivePath;
 import org.jboss.shrinkwrap.api.Node;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The dead-letter console (module console) in headless Chromium on Payara Micro, signed in as a
- * user of the file realm's group sqlqueue-admin (made by the post-boot file): the queue list, the
- * groups, one message, a group requeued, one message deleted and one edited and requeued as a new
- * message, the tables checked in SQL after each change (rows moved, counts, the audit row naming
- * the user); a user without the role gets 403. Saves docs/dead-letter-console.png for the README.
+ * The dead-letter console (module console) in headless Chromium on each {@link TargetServer}, signed
+ * in as a user of the realm's group sqlqueue-admin: the queue list, the groups, one message, a group
+ * requeued, one message deleted and one edited and requeued as a new message, the tables checked in
+ * SQL after each change (rows moved, counts, the audit row naming the user); a user without the role
+ * gets 403. Saves docs/dead-letter-console.png for the README.
+ *
+ * <p>On Payara Micro the console's classes share one WAR with the test's (Micro deploys one WAR),
+ * with the console's web.xml; the users come from the post-boot file. On Payara Server and WildFly
+ * the console's WAR as built (its own descriptors) sits in the EAR beside the adapter and the test's
+ * WAR ({@code /console-it}); the users come from {@link #usersOnPayaraServer()} and, on WildFly,
+ * from bin/add-user.sh before the server starts (src-it/pom.xml, add-wildfly-console-users).
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-@DisabledIfSystemProperty(named = "it.server", matches = "payara-server|wildfly",
-        disabledReason = "runs on Payara Micro, whose post-boot file makes the users")
 class DeadLetterConsoleIT {
 
-    /** Users of the post-boot file (src-it/pom.xml, write-postboot-file). */
+    /** Users of the realm: Micro's post-boot file, the full servers' as said above. */
     private static final String ADMIN = "console-admin";
     private static final String OTHER = "console-other";
     private static final String PASSWORD = "console-secret";
     private static final int BAD = 3;
     private static final int DOWN = 2;
     private static final Duration PATIENCE = Duration.ofMinutes(1);
+    /** The console's context root, as its WAR is named. */
+    private static final String CONSOLE = "sqlqueue-console";
+    /** The test's WAR (seed servlet, consumer, data source) on the full servers. */
+    private static final String TEST_APP = "console-it";
 
-    /** The console's WAR as built, with the test's consumer, its hands in the server and the run's resources. */
+    /**
+     * On Micro the console's WAR with the test's consumer, its hands in the server and the run's
+     * resources; on the full servers an EAR of the adapter, the test's WAR and the console's WAR.
+     */
     @Deployment(testable = false)
-    static WebArchive deployment() {
+    static Archive<?> deployment() {
         WebArchive console = ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("it.console.war")));
-        WebArchive war = ShrinkWrap.create(WebArchive.class, "sqlqueue-console.war");
-        for (Map.Entry<ArchivePath, Node> e : console.getContent().entrySet()) {
-            String path = e.getKey().get();
-            if (e.getValue().getAsset() != null && !path.endsWith("/web.xml") && !path.endsWith("/glassfish-web.xml")) {
-                war.add(e.getValue().getAsset(), path);
+        TargetServer server = TargetServer.current();
+        if (server == TargetServer.PAYARA_MICRO) {
+            WebArchive war = ShrinkWrap.create(WebArchive.class, CONSOLE + ".war");
+            for (Map.Entry<ArchivePath, Node> e : console.getContent().entrySet()) {
+                String path = e.getKey().get();
+                if (e.getValue().getAsset() != null && !path.endsWith("/web.xml") && !path.endsWith("/glassfish-web.xml")) {
+                    war.add(e.getValue().getAsset(), path);
+                }
             }
+            war.addClasses(ConsoleSeed.class, FailingWhileToldBean.class)
+                    .addAsLibraries(new File(System.getProperty("it.h2.jar")))
+                    .addAsWebInfResource("console/glassfish-web.xml", "glassfish-web.xml");
+            new WebXml(war.getName())
+                    .dataSource(ConsoleSeed.DS, TestDatabase.forRun("console"), 8)
+                    .including(text(console.get("WEB-INF/web.xml").getAsset().openStream()))
+                    .addTo(war);
+            return war;
         }
-        war.addClasses(ConsoleSeed.class, FailingWhileToldBean.class)
+        WebArchive app = ShrinkWrap.create(WebArchive.class, TEST_APP + ".war")
+                .addClasses(ConsoleSeed.class, FailingWhileToldBean.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")))
-                .addAsWebInfResource("console/glassfish-web.xml", "glassfish-web.xml");
-        new WebXml(war.getName())
+                .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
+        new WebXml(app.getName())
                 .dataSource(ConsoleSeed.DS, TestDatabase.forRun("console"), 8)
-                .including(text(console.get("WEB-INF/web.xml").getAsset().openStream()))
-                .addTo(war);
-        return war;
+                .addTo(app);
+        return server.deployable(DeadLetterConsoleIT.class, app, console);
+    }
+
+    /**
+     * Payara Server's users, made in the running domain (the connector started it; asadmin
+     * create-file-user needs a running server, which the build's create-payara-domain has not).
+     */
+    @BeforeAll
+    static void usersOnPayaraServer() throws Exception {
+        if (TargetServer.current() != TargetServer.PAYARA_SERVER) {
+            return;
+        }
+        Path home = Path.of(System.getProperty("it.payara.home"));
+        int adminPort = Integer.parseInt(System.getProperty("it.payara.admin.port"));
+        Path work = home.getParent().resolve("console-users");
+        PayaraDomain domain = new PayaraDomain(home, System.getProperty("it.payara.domain"), adminPort - 48, work);
+        Files.createDirectories(work);
+        Path password = Files.writeString(work.resolve("password"), "AS_ADMIN_USERPASSWORD=" + PASSWORD + "\n");
+        Path commands = Files.writeString(work.resolve("users.asadmin"),
+                "create-file-user --groups sqlqueue-admin --passwordfile " + password + " " + ADMIN + "\n"
+                + "create-file-user --groups other --passwordfile " + password + " " + OTHER + "\n");
+        domain.run("--host", "127.0.0.1", "--port", String.valueOf(adminPort), "multimode", "--file", commands.toString());
     }
 
     private static String text(InputStream in) {
@@ -98,10 +144,10 @@ class DeadLetterConsoleIT {
     void anAdminBrowsesRequeuesAGroupAndDeletesAMessageAndTheTablesAgree() throws Exception {
         assumeTrue(HeadlessChromium.installed(), "no " + HeadlessChromium.BINARY
                 + " (Debian's chromium package is not installed): the console's pages are not tested");
-        assertEquals(200, post("seed?bad=" + BAD + "&down=" + DOWN).statusCode());
+        assertEquals(200, post(seed() + "?bad=" + BAD + "&down=" + DOWN).statusCode());
         Await.until("the " + (BAD + DOWN) + " messages dead-lettered", PATIENCE,
                 () -> tables().get("deadLetters").equals(List.of(String.valueOf(BAD + DOWN))));
-        assertEquals(200, post("seed?failing=false").statusCode());
+        assertEquals(200, post(seed() + "?failing=false").statusCode());
 
         try (HeadlessChromium chromium = HeadlessChromium.start(1200, 760)) {
             chromium.call("Network.enable", "{}");
@@ -194,8 +240,8 @@ class DeadLetterConsoleIT {
 
     @Test
     void aUserWithoutTheRoleIsRefusedAndNoUserIsAskedToSignIn() throws Exception {
-        assertEquals(403, get("queues", OTHER).statusCode(), "signed in, not in the group sqlqueue-admin");
-        assertEquals(401, get("queues", null).statusCode(), "not signed in");
+        assertEquals(403, get(app() + "queues", OTHER).statusCode(), "signed in, not in the group sqlqueue-admin");
+        assertEquals(401, get(app() + "queues", null).statusCode(), "not signed in");
         assertEquals(403, http.send(HttpRequest.newBuilder(URI.create(app() + "change")).header("Authorization",
                 basic(ADMIN)).POST(HttpRequest.BodyPublishers.ofString("queue=x&action=delete&id=1"))
                 .header("Content-Type", "application/x-www-form-urlencoded").build(),
@@ -227,32 +273,41 @@ class DeadLetterConsoleIT {
         return chromium.evaluate("location.href + '\\n' + (document.body ? document.body.innerText : '')");
     }
 
-    /** The deployment's address on the address Micro listens on (see LivePageIT#app). */
+    /** The console's address (on the address Micro listens on, see LivePageIT#app; the full servers' is the same). */
     private String app() {
+        return root() + CONSOLE + "/";
+    }
+
+    /** The seed servlet's application: the console's WAR on Micro, the test's own on the full servers. */
+    private String seed() {
+        return root() + (TargetServer.current() == TargetServer.PAYARA_MICRO ? CONSOLE : TEST_APP) + "/seed";
+    }
+
+    private String root() {
         return deployed.getProtocol() + "://" + System.getProperty("it.micro.bind.address", "127.0.0.1") + ":"
-                + deployed.getPort() + deployed.getPath();
+                + deployed.getPort() + "/";
     }
 
     private static String basic(String user) {
         return "Basic " + Base64.getEncoder().encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
     }
 
-    private HttpResponse<String> get(String path, String user) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(app() + path)).timeout(Duration.ofSeconds(30));
+    private HttpResponse<String> get(String url, String user) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
         if (user != null) {
             b.header("Authorization", basic(user));
         }
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private HttpResponse<String> post(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(app() + path)).header("Authorization", basic(ADMIN))
+    private HttpResponse<String> post(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", basic(ADMIN))
                 .POST(HttpRequest.BodyPublishers.noBody()).timeout(PATIENCE).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** What the tables show, by the servlet in the server: each name's values. */
     private Map<String, List<String>> tables() throws Exception {
-        HttpResponse<String> r = get("seed", ADMIN);
+        HttpResponse<String> r = get(seed(), ADMIN);
         assertEquals(200, r.statusCode(), r.body());
         Map<String, List<String>> values = new HashMap<>();
         for (String line : r.body().split("\n")) {

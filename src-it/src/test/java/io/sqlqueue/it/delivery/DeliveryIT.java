@@ -343,6 +343,13 @@ class DeliveryIT {
         await("the paused poller came round twice with the 20 ready", () -> (long) bean(consumer, "PausedPolls")
                 >= pausedPolls + 2);
         assertEquals(polls, (long) bean(consumer, "Polls"), "no look at the queue while paused");
+        // the health verdicts as JMX attributes (what WildFly offers instead of the /health checks): a
+        // paused consumer stays ready and alive, and says it is paused
+        String readiness = (String) bean(consumer, "Readiness");
+        assertTrue(readiness.startsWith("UP {queue=counted_q, ") && readiness.contains("lastLook=answered")
+                && readiness.contains("paused=true"), readiness);
+        String liveness = (String) bean(consumer, "Liveness");
+        assertTrue(liveness.startsWith("UP {queue=counted_q, "), liveness);
         assertEquals(0, count("SELECT COUNT(*) FROM deliveries WHERE body LIKE 'later%'"), "nothing while paused");
         assertEquals(20, count("SELECT COUNT(*) FROM \"counted_q\""), "all waiting in the queue");
         ManagementFactory.getPlatformMBeanServer().invoke(the(consumer), "resume", null, null);

@@ -44,8 +44,21 @@ public enum TargetServer {
      * into the WAR (Arquillian would put it where WildFly's WAR cannot load it).
      */
     public Archive<?> deployable(Class<?> testClass, WebArchive war) {
+        return deployable(testClass, war, new WebArchive[0]);
+    }
+
+    /**
+     * As {@link #deployable(Class, WebArchive)}, with more web applications in the EAR beside the
+     * test WAR, each as it is, at the context root of its name (e.g. the console's WAR as built at
+     * {@code /sqlqueue-console}). Full servers only: Micro deploys one WAR per process.
+     */
+    public Archive<?> deployable(Class<?> testClass, WebArchive war, WebArchive... beside) {
         war.addClass(testClass);
         if (this == PAYARA_MICRO) {
+            if (beside.length > 0) {
+                throw new IllegalArgumentException("Payara Micro deploys one WAR, not an EAR with "
+                        + (beside.length + 1) + " web modules");
+            }
             return war;
         }
         String app = applicationName(war);
@@ -59,14 +72,22 @@ public enum TargetServer {
         if (rar == null || !new File(rar).isFile()) {
             throw new IllegalStateException("system property it.rar must name the adapter's .rar: " + rar);
         }
-        return ShrinkWrap.create(EnterpriseArchive.class, app + ".ear")
+        EnterpriseArchive ear = ShrinkWrap.create(EnterpriseArchive.class, app + ".ear")
                 .addAsModule(new File(rar), RAR_MODULE + ".rar")
-                .addAsModule(war)
-                .setApplicationXML(new StringAsset("<application xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
-                        + " version=\"10\"><application-name>" + app + "</application-name>"
-                        + "<module><connector>" + RAR_MODULE + ".rar</connector></module>"
-                        + "<module><web><web-uri>" + war.getName() + "</web-uri><context-root>/" + app
-                        + "</context-root></web></module></application>"));
+                .addAsModule(war);
+        StringBuilder modules = new StringBuilder(webModule(war));
+        for (WebArchive other : beside) {
+            ear.addAsModule(other);
+            modules.append(webModule(other));
+        }
+        return ear.setApplicationXML(new StringAsset("<application xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
+                + " version=\"10\"><application-name>" + app + "</application-name>"
+                + "<module><connector>" + RAR_MODULE + ".rar</connector></module>" + modules + "</application>"));
+    }
+
+    private static String webModule(WebArchive war) {
+        return "<module><web><web-uri>" + war.getName() + "</web-uri><context-root>/" + applicationName(war)
+                + "</context-root></web></module>";
     }
 
     /** The adapter's id for connection factories and bindings of the application {@code app}. */

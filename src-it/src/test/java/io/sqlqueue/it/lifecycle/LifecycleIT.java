@@ -7,11 +7,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sqlqueue.engine.Topic;
 import io.sqlqueue.it.harness.Await;
+import io.sqlqueue.it.harness.WebXml;
 import io.sqlqueue.it.lifecycle.HealthEndpoint.Answer;
 import io.sqlqueue.it.lifecycle.MicroProcess.Census;
 import io.sqlqueue.it.lifecycle.SampleClient.Status;
 import io.sqlqueue.sample.SampleDatabase;
 import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +30,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.h2.tools.Server;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -49,6 +56,8 @@ class LifecycleIT {
     private static final Logger LOG = Logger.getLogger(LifecycleIT.class.getName());
 
     private static final String SAMPLE = "sample";
+    /** The WAR of {@link FactoryProbe}, deployed for the health test only. */
+    private static final String FACTORY_PROBE = "factory-probe";
     private static final Pattern POSTGRESQL_URL = Pattern.compile("(jdbc:postgresql://)([^/:?]+)(?::(\\d+))?(.*)");
     private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
     private static final Duration PROCESSING_TIMEOUT = Duration.ofMinutes(5);
@@ -104,6 +113,8 @@ class LifecycleIT {
     private static MicroProcess micro;
     private static SampleClient sample;
     private static File sampleWar;
+    /** The sample's database as Micro reaches it (through the forwarder): SQLQUEUE_SAMPLE_* of Micro's environment. */
+    private static Map<String, String> sampleDatabase;
 
     @BeforeAll
     static void startMicroWithTheAdapterAndTheSample() throws Exception {
@@ -135,6 +146,13 @@ class LifecycleIT {
         File tmp = new File(System.getProperty("java.io.tmpdir"), "lifecycle-micro");
         assertTrue(tmp.isDirectory() || tmp.mkdirs(), "cannot create " + tmp);
 
+        sampleDatabase = new HashMap<>(Map.of("jdbcUrl", environment.get("SQLQUEUE_SAMPLE_URL")));
+        for (String[] p : new String[][] {{"user", "SQLQUEUE_SAMPLE_USER"}, {"password", "SQLQUEUE_SAMPLE_PASSWORD"}}) {
+            String value = environment.getOrDefault(p[1], System.getenv(p[1])); // PostgreSQL: the run's own
+            if (value != null) {
+                sampleDatabase.put(p[0], value);
+            }
+        }
         micro = MicroProcess.start(microJar, tmp, environment, libraries, BOOT_TIMEOUT);
         micro.deployAdapter(rar); // first: a WAR deployed before the adapter never activates its bean
         micro.deployWar(SAMPLE, sampleWar);
@@ -295,42 +313,81 @@ class LifecycleIT {
      * What an orchestrator sees on Payara's {@code /health}: the order bean's readiness goes down
      * while its database is away and comes back with it, with no send needed; liveness stays up
      * throughout (the poller still turns, it only cannot reach the database); the sample's
-     * connection factory has its check on {@code /health/ready} too. (The factory's own way down
-     * needs a send that fails in the factory, which the sample, storing the order first, never
-     * makes: FactoryReadinessTest covers it.)
+     * connection factory has its check on {@code /health/ready} too. A factory's own way down needs
+     * a send that fails in the factory, which the sample, storing the order first, never makes: a
+     * WAR of the test's ({@link FactoryProbe}) sends through a factory of its own to the same
+     * database, once before the outage (its check up), once during it (its check down, the
+     * database unreachable), and its check comes back after the outage with no send, by its probe.
      */
     @Test
     @Order(4)
     void readinessGoesDownWhileTheDatabaseIsAwayAndComesBack() throws Exception {
         HealthEndpoint health = new HealthEndpoint(micro.httpPort());
         AtomicReference<Answer> last = new AtomicReference<>();
-        sample.place(1); // the factory's check lives while its pool has connections: from its first send
-        awaitHealth("ready, the order bean's and the sample factory's checks up", health, last, a ->
-                a.httpStatus() == 200 && "UP".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS))
-                && "UP".equals(a.check(FACTORY_CHECK, OF_THE_SAMPLE)));
-        Answer live = health.live();
-        assertEquals(200, live.httpStatus(), live.body());
-        assertEquals("UP", live.check(CONSUMER_CHECK, OF_THE_ORDERS), live.body());
-
-        database.cut();
-        Answer liveDuring;
+        micro.deployWar(FACTORY_PROBE, factoryProbeWar());
         try {
-            awaitHealth("readiness down with the database away", health, last, a ->
-                    a.httpStatus() == 503 && "DOWN".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS)));
-            liveDuring = health.live();
-        } finally {
-            database.restore();
-        }
-        Answer down = last.get();
-        assertTrue(down.body().contains("\"lastLook\":\"failed\"") && down.body().contains("cannot reach the database"),
-                "the check's data says why: " + down.body());
-        assertEquals(200, liveDuring.httpStatus(), "alive while the database is away: " + liveDuring.body());
-        assertEquals("UP", liveDuring.check(CONSUMER_CHECK, OF_THE_ORDERS), liveDuring.body());
+            sample.place(1); // the factory's check lives while its pool has connections: from its first send
+            assertEquals(200, probeSend("?create=" + SampleDatabase.JNDI_NAME).statusCode());
+            awaitHealth("ready, the order bean's, the sample factory's and the probe factory's checks up", health, last,
+                    a -> a.httpStatus() == 200 && "UP".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS))
+                    && "UP".equals(a.check(FACTORY_CHECK, OF_THE_SAMPLE)) && "UP".equals(a.check(FACTORY_CHECK, ofTheProbe())));
+            Answer live = health.live();
+            assertEquals(200, live.httpStatus(), live.body());
+            assertEquals("UP", live.check(CONSUMER_CHECK, OF_THE_ORDERS), live.body());
 
-        awaitHealth("readiness back with the database", health, last, a ->
-                a.httpStatus() == 200 && "UP".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS))
-                && "UP".equals(a.check(FACTORY_CHECK, OF_THE_SAMPLE)));
-        LOG.info(() -> "LIFECYCLE health: down during the outage " + down.body() + "; back " + last.get().body());
+            database.cut();
+            Answer liveDuring;
+            HttpResponse<String> failedSend;
+            Answer factoryDown;
+            try {
+                awaitHealth("readiness down with the database away", health, last, a ->
+                        a.httpStatus() == 503 && "DOWN".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS)));
+                liveDuring = health.live();
+                failedSend = probeSend("");
+                awaitHealth("the probe factory's check down after its failed send", health, last, a ->
+                        "DOWN".equals(a.check(FACTORY_CHECK, ofTheProbe())));
+                factoryDown = last.get();
+            } finally {
+                database.restore();
+            }
+            Answer down = last.get();
+            assertTrue(down.body().contains("\"lastLook\":\"failed\"") && down.body().contains("cannot reach the database"),
+                    "the check's data says why: " + down.body());
+            assertEquals(200, liveDuring.httpStatus(), "alive while the database is away: " + liveDuring.body());
+            assertEquals("UP", liveDuring.check(CONSUMER_CHECK, OF_THE_ORDERS), liveDuring.body());
+            assertEquals(500, failedSend.statusCode(), "the send with the database away: " + failedSend.body());
+            assertTrue(factoryDown.body().contains("\"databaseUnreachable\":\"true\""),
+                    "the factory's check data says why: " + factoryDown.body());
+
+            awaitHealth("readiness back with the database, the probe factory's by its probe (no send)", health, last,
+                    a -> a.httpStatus() == 200 && "UP".equals(a.check(CONSUMER_CHECK, OF_THE_ORDERS))
+                    && "UP".equals(a.check(FACTORY_CHECK, OF_THE_SAMPLE)) && "UP".equals(a.check(FACTORY_CHECK, ofTheProbe())));
+            LOG.info(() -> "LIFECYCLE health: down during the outage " + down.body() + "; factory down "
+                    + factoryDown.body() + "; back " + last.get().body());
+        } finally {
+            micro.undeploy(FACTORY_PROBE);
+        }
+    }
+
+    /** The probe factory's check names its JDBC URL, the forwarder's port in it. */
+    private static String ofTheProbe() {
+        return "127.0.0.1:" + database.port() + "/";
+    }
+
+    /** {@link FactoryProbe}'s WAR: its factory the adapter's own jdbcUrl connections to the sample's database. */
+    private static File factoryProbeWar() {
+        WebArchive war = ShrinkWrap.create(WebArchive.class, FACTORY_PROBE + ".war").addClass(FactoryProbe.class);
+        Map<String, String> properties = new HashMap<>(sampleDatabase);
+        properties.put("useXA", "false");
+        properties.put("transactionSupportLevel", "NoTransaction");
+        new WebXml(war.getName()).connectionFactory(FactoryProbe.FACTORY, "NoTransaction", 2, properties).addTo(war);
+        return MicroProcess.exportWar(MicroProcess.workDirectory("lifecycle-micro"), war);
+    }
+
+    private static HttpResponse<String> probeSend(String query) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + micro.httpPort()
+                + "/" + FACTORY_PROBE + "/send" + query)).POST(HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Reads {@code /health/ready} until {@code done} holds, keeping the last answer in {@code last}. */

@@ -318,12 +318,16 @@ final class MicroProcess implements AutoCloseable {
      * server's class path too (it runs with the tests' class path): the WAR loads its own first.
      */
     static File exportWar(File dir, String name, Class<?>... classes) {
-        File war = new File(dir, name + ".war");
-        ShrinkWrap.create(WebArchive.class, name + ".war").addClasses(classes)
-                .addAsWebInfResource(new StringAsset("<glassfish-web-app><class-loader delegate=\"false\"/>"
+        return exportWar(dir, ShrinkWrap.create(WebArchive.class, name + ".war").addClasses(classes));
+    }
+
+    /** Writes {@code war} into {@code dir}, loading its own classes first (as above). */
+    static File exportWar(File dir, WebArchive war) {
+        File file = new File(dir, war.getName());
+        war.addAsWebInfResource(new StringAsset("<glassfish-web-app><class-loader delegate=\"false\"/>"
                         + "</glassfish-web-app>"), "glassfish-web.xml")
-                .as(ZipExporter.class).exportTo(war, true);
-        return war;
+                .as(ZipExporter.class).exportTo(file, true);
+        return file;
     }
 
     static int freePort() throws IOException {
