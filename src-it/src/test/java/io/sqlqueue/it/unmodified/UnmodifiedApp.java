@@ -46,19 +46,28 @@ final class UnmodifiedApp {
     }
 
     /**
-     * WildFly's Artemis (standalone-full): the server's factory java:/JmsXA under the application's
-     * name, the queue as a Jakarta EE JMS destination definition, the bean on the server's default
-     * JMS adapter.
+     * The server's own broker, the queue as a Jakarta EE JMS destination definition and the bean on
+     * the server's default JMS adapter. WildFly's Artemis (standalone-full): the server's factory
+     * java:/JmsXA under the application's name. Payara Server's OpenMQ (embedded in the domain): a
+     * factory defined by the application, declared also at {@code <name>__pm}, where Payara's
+     * injected JMSContext looks it up.
      */
     static WebArchive onBroker(WebArchive war) {
-        return war.addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
-                + " version=\"6.0\">" + TestDatabase.forRun("unmodified").dataSourceXml(DS, 16)
+        String factory = TargetServer.current() == TargetServer.WILDFLY
                 // the server's transactional factory under the application's name (a factory defined by
                 // <jms-connection-factory> would need a broker user: AMQ229031 with none)
-                + "<resource-ref><res-ref-name>" + FACTORY + "</res-ref-name>"
-                + "<res-type>jakarta.jms.ConnectionFactory</res-type><lookup-name>java:/JmsXA</lookup-name></resource-ref>"
+                ? "<resource-ref><res-ref-name>" + FACTORY + "</res-ref-name><res-type>jakarta.jms.ConnectionFactory"
+                        + "</res-type><lookup-name>java:/JmsXA</lookup-name></resource-ref>"
+                : jmsConnectionFactory(FACTORY) + jmsConnectionFactory(FACTORY + "__pm");
+        return war.addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
+                + " version=\"6.0\">" + TestDatabase.forRun("unmodified").dataSourceXml(DS, 16) + factory
                 + "<jms-destination><name>" + QUEUE + "</name><interface-name>jakarta.jms.Queue</interface-name>"
                 + "<destination-name>" + QUEUE_NAME + "</destination-name></jms-destination></web-app>"), "web.xml");
+    }
+
+    private static String jmsConnectionFactory(String name) {
+        return "<jms-connection-factory><name>" + name + "</name>"
+                + "<interface-name>jakarta.jms.ConnectionFactory</interface-name></jms-connection-factory>";
     }
 
     /**

@@ -7,9 +7,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The JMS application of {@link UnmodifiedApp} on the server's own broker: WildFly's Artemis in
- * standalone-full, a plain WAR without the adapter. Run only by the wildfly execution (Payara
- * Micro has no broker; the payara-server execution's domain runs with its jms-service disabled).
+ * The JMS application of {@link UnmodifiedApp} on the server's own broker, a plain WAR without the
+ * adapter: WildFly's Artemis in standalone-full (the wildfly execution), Payara Server's OpenMQ
+ * embedded in the domain, bound to 127.0.0.1 (the payara-server execution). Payara Micro has no
+ * broker.
  */
 @ExtendWith(ArquillianExtension.class)
 class UnmodifiedOnBrokerIT {
