@@ -198,6 +198,7 @@ class DeliveryIT {
      * each message published to the topic once.
      */
     @Test
+    @Tag("jms")
     void aJmsBeanWhoseDestinationLookupNamesATopicGetsEachPublishedMessageOnce() throws Exception {
         awaitSubscription(JmsLookedTopic.TOPIC, JmsLookedTopic.SUBSCRIPTION);
         try (Connection c = ds.getConnection()) {
@@ -429,6 +430,7 @@ class DeliveryIT {
      * holds them; and takes none.
      */
     @Test
+    @Tag("jms")
     void aQueueBrowserWithASelectorShowsExactlyTheQueuedMessagesItSelectsInDeliveryOrder() throws Exception {
         browsing.send(150);
         List<String> expected = new ArrayList<>();
