@@ -130,16 +130,21 @@ final class MetricFigures {
      * The key properties but {@code type}, unquoted; {@code name} says what it names: the queue
      * (Queue), the bean class (Consumer), the database (Producer). {@code instance} (a second bean of
      * the same name) becomes {@code bean_instance}: Prometheus keeps {@code instance} for the target.
+     * A figure of every bean carries {@code bean_instance}, empty for the first: a metrics registry
+     * (Payara's) refuses a name whose label names differ from those it registered first, so a second
+     * bean's figures would be lost; Prometheus reads an empty label as none, as the JMX exporter's
+     * rules write it, so queries and the dashboard see the first bean's series as before.
      */
     private static Map<String, String> labels(ObjectName name) {
         String type = name.getKeyProperty("type");
         Map<String, String> labels = new LinkedHashMap<>();
         name.getKeyPropertyList().forEach((key, value) -> {
-            if (!key.equals("type")) {
-                labels.put(key.equals("name") ? nameLabel(type) : key.equals("instance") ? "bean_instance" : key,
-                        unquote(value));
+            if (!key.equals("type") && !key.equals("instance")) {
+                labels.put(key.equals("name") ? nameLabel(type) : key, unquote(value));
             }
         });
+        String instance = name.getKeyProperty("instance");
+        labels.put("bean_instance", instance == null ? "" : instance);
         return Collections.unmodifiableMap(labels);
     }
 

@@ -71,6 +71,26 @@ class MetricFiguresTest {
         assertEquals(ConsumerMXBean.LATENCY, families.get("sqlqueue_consumer_latency_seconds").help());
     }
 
+    /**
+     * A second bean of one name ({@code ,instance=2}) gets figures with the same label names as the
+     * first, whose {@code bean_instance} is empty: Payara's registry refuses a name registered again
+     * with other label names, which lost the second bean's figures.
+     */
+    @Test
+    void aSecondBeanOfTheSameNameHasTheSameLabelNames() throws Exception {
+        for (Class<?> mxbean : BEANS.keySet()) {
+            ObjectName first = new ObjectName(BEANS.get(mxbean));
+            ObjectName second = new ObjectName(BEANS.get(mxbean) + ",instance=2");
+            for (int i = 0; i < MetricFigures.of(first, bean(mxbean)).size(); i++) {
+                MetricFigures.Figure a = MetricFigures.of(first, bean(mxbean)).get(i);
+                MetricFigures.Figure b = MetricFigures.of(second, bean(mxbean)).get(i);
+                assertEquals(a.labels().keySet(), b.labels().keySet(), a.name());
+                assertEquals("", a.labels().get("bean_instance"), a.name());
+                assertEquals("2", b.labels().get("bean_instance"), b.name());
+            }
+        }
+    }
+
     @Test
     void theReadmeListsEveryFamily() throws Exception {
         List<String> lines = Files.readAllLines(Path.of("..", "README.md"));

@@ -1,6 +1,7 @@
 package io.sqlqueue.it.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sqlqueue.it.harness.Await;
@@ -21,6 +22,7 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
@@ -61,12 +63,40 @@ class MetricsIT {
             Map.entry("sqlqueue_producer_sent_total", "counter"), Map.entry("sqlqueue_producer_errors_total", "counter"),
             Map.entry("sqlqueue_producer_cancelled_total", "counter"), Map.entry("sqlqueue_producer_send_seconds", "gauge"));
 
+    /**
+     * The same bean class declared a second time on the same queue: its consumer bean is
+     * {@code ,instance=2}, whose figures Payara's registry once refused (other label names than the
+     * first's), so that only the first bean's were scraped.
+     */
+    private static final String SECOND_BEAN = """
+            <ejb-jar xmlns="https://jakarta.ee/xml/ns/jakartaee" version="4.0">
+              <enterprise-beans>
+                <message-driven>
+                  <ejb-name>SecondPoisonRefusingBean</ejb-name>
+                  <ejb-class>io.sqlqueue.it.metrics.PoisonRefusingBean</ejb-class>
+                  <messaging-type>io.sqlqueue.api.QueueListener</messaging-type>
+                  <transaction-type>Container</transaction-type>
+                  <activation-config>
+                    <activation-config-property><activation-config-property-name>queue</activation-config-property-name><activation-config-property-value>%s</activation-config-property-value></activation-config-property>
+                    <activation-config-property><activation-config-property-name>dataSourceJndiName</activation-config-property-name><activation-config-property-value>%s</activation-config-property-value></activation-config-property>
+                    <activation-config-property><activation-config-property-name>maxAttempts</activation-config-property-name><activation-config-property-value>2</activation-config-property-value></activation-config-property>
+                    <activation-config-property><activation-config-property-name>retryBackoff</activation-config-property-name><activation-config-property-value>0</activation-config-property-value></activation-config-property>
+                    <activation-config-property><activation-config-property-name>maxRetryBackoff</activation-config-property-name><activation-config-property-value>0</activation-config-property-value></activation-config-property>
+                    <activation-config-property><activation-config-property-name>pollInterval</activation-config-property-name><activation-config-property-value>20</activation-config-property-value></activation-config-property>
+                    <activation-config-property><activation-config-property-name>maxPollInterval</activation-config-property-name><activation-config-property-value>100</activation-config-property-value></activation-config-property>
+                  </activation-config>
+                </message-driven>
+              </enterprise-beans>
+            </ejb-jar>
+            """.formatted(MetricsLoad.QUEUE, MetricsLoad.DS);
+
     @Deployment(testable = false)
     static WebArchive deployment() {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "metrics-it.war")
                 .addClasses(MetricsLoad.class, PoisonRefusingBean.class)
                 .addAsLibraries(new File(System.getProperty("it.h2.jar")))
-                .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml");
+                .addAsWebInfResource("harness/glassfish-web.xml", "glassfish-web.xml")
+                .addAsWebInfResource(new StringAsset(SECOND_BEAN), "ejb-jar.xml");
         new WebXml(war.getName())
                 .dataSource(MetricsLoad.DS, TestDatabase.forRun("metrics"), 16)
                 .connectionFactory(MetricsLoad.FACTORY, "NoTransaction", 4, Map.of("dataSourceJndiName", MetricsLoad.DS))
@@ -124,31 +154,45 @@ class MetricsIT {
         // the queue's counts are read from the database at most once a second
         Await.until("the scrape shows the tables' counts", PATIENCE, () -> {
             PrometheusText m = scrape();
-            return m.count("sqlqueue_consumer_committed_total", QUEUE) == FINE
-                    && m.count("sqlqueue_consumer_dead_lettered_total", QUEUE) == POISON
+            return m.sum("sqlqueue_consumer_committed_total", QUEUE) == FINE
+                    && m.sum("sqlqueue_consumer_dead_lettered_total", QUEUE) == POISON
                     && m.count("sqlqueue_queue_dead_letters", QUEUE) == POISON
                     && m.count("sqlqueue_queue_delayed", QUEUE) == DELAYED;
         });
         PrometheusText m = scrape();
-        assertEquals((long) tables.get("delivered"), m.count("sqlqueue_consumer_committed_total", QUEUE), "committed deliveries");
-        assertEquals(2L * POISON, m.count("sqlqueue_consumer_rolled_back_total", QUEUE), "two attempts of each poison message");
-        assertEquals((long) tables.get("deadLetters"), m.count("sqlqueue_consumer_dead_lettered_total", QUEUE), "dead-lettered by the consumer");
+        // the two beans share the work: their sums are what the tables show
+        assertEquals((long) tables.get("delivered"), m.sum("sqlqueue_consumer_committed_total", QUEUE), "committed deliveries");
+        assertEquals(2L * POISON, m.sum("sqlqueue_consumer_rolled_back_total", QUEUE), "two attempts of each poison message");
+        assertEquals((long) tables.get("deadLetters"), m.sum("sqlqueue_consumer_dead_lettered_total", QUEUE), "dead-lettered by the consumers");
         assertEquals((long) tables.get("deadLetters"), m.count("sqlqueue_queue_dead_letters", QUEUE), "rows in the dead-letter table");
         assertEquals((long) tables.get("queued"), m.count("sqlqueue_queue_ready", QUEUE) + m.count("sqlqueue_queue_delayed", QUEUE)
                 + m.count("sqlqueue_queue_leased", QUEUE), "queue depth: ready + delayed + leased = rows in the queue table");
         assertEquals(0L, m.count("sqlqueue_queue_ready", QUEUE), "nothing ready");
-        assertEquals(0L, m.count("sqlqueue_consumer_in_flight", QUEUE), "nothing in flight");
+        assertEquals(0L, m.sum("sqlqueue_consumer_in_flight", QUEUE), "nothing in flight");
         assertEquals(tables.get("delivered") + tables.get("deadLetters") + tables.get("queued"),
                 m.count("sqlqueue_producer_sent_total", Map.of("database", MetricsLoad.DS)), "every message sent");
         assertEquals(0L, m.count("sqlqueue_producer_errors_total", Map.of("database", MetricsLoad.DS)));
 
         // labels: the queue's database, the consumer's bean class; percentiles as quantiles in seconds
         assertEquals(1, m.samples("sqlqueue_queue_ready", Map.of("queue", MetricsLoad.QUEUE, "database", MetricsLoad.DS)).size());
-        assertEquals(1, m.samples("sqlqueue_consumer_committed_total", Map.of("queue", MetricsLoad.QUEUE,
-                "consumer", PoisonRefusingBean.class.getSimpleName(), "database", MetricsLoad.DS)).size());
-        double p50 = m.value("sqlqueue_consumer_latency_seconds", queue("quantile", "0.5"));
-        double p99 = m.value("sqlqueue_consumer_latency_seconds", queue("quantile", "0.99"));
-        assertTrue(p50 >= 0 && p50 <= p99 && p99 < PATIENCE.toSeconds(), "latency p50 " + p50 + " s, p99 " + p99 + " s");
+        // one series per bean: the first's bean_instance empty (none, to Prometheus), the second's 2
+        Map<String, String> secondBean = Map.of("queue", MetricsLoad.QUEUE, "bean_instance", "2");
+        assertEquals(2, m.samples("sqlqueue_consumer_committed_total", Map.of("queue", MetricsLoad.QUEUE,
+                "consumer", PoisonRefusingBean.class.getSimpleName(), "database", MetricsLoad.DS)).size(),
+                "both beans' series");
+        assertEquals(1, m.samples("sqlqueue_consumer_committed_total", secondBean).size(), "the second bean's series");
+        for (String family : FAMILIES.keySet()) {
+            if (family.startsWith("sqlqueue_consumer_")) {
+                assertFalse(m.samples(family, secondBean).isEmpty(), "the second bean has " + family);
+            }
+        }
+        for (PrometheusText.Sample median : m.samples("sqlqueue_consumer_latency_seconds", queue("quantile", "0.5"))) {
+            Map<String, String> bean = new HashMap<>(median.labels());
+            bean.put("quantile", "0.99");
+            double p50 = median.value();
+            double p99 = m.value("sqlqueue_consumer_latency_seconds", bean);
+            assertTrue(p50 >= 0 && p50 <= p99 && p99 < PATIENCE.toSeconds(), "latency p50 " + p50 + " s, p99 " + p99 + " s");
+        }
         double sendP99 = m.value("sqlqueue_producer_send_seconds", Map.of("database", MetricsLoad.DS, "quantile", "0.99"));
         assertTrue(sendP99 > 0 && sendP99 < PATIENCE.toSeconds(), "send p99 " + sendP99 + " s");
         // every family typed as Prometheus expects (counts since activation: counter; levels: gauge), with HELP

@@ -68,6 +68,15 @@ final class PrometheusText {
         return (long) value;
     }
 
+    /** The sum of the samples of {@code name} with {@code labels} (one per bean), a count: fails unless a whole number. */
+    long sum(String name, Map<String, String> labels) {
+        double sum = samples(name, labels).stream().mapToDouble(Sample::value).sum();
+        if (sum != Math.rint(sum)) {
+            throw new AssertionError(name + labels + " sums to " + sum + ", not a count");
+        }
+        return (long) sum;
+    }
+
     /** The {@code # TYPE} of the family {@code name}, or null if none is given. */
     String type(String name) {
         return types.get(name);
